@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+const inteiro = (padrao: number, min = 1, max = 1_000_000) =>
+  z.coerce.number().int().min(min).max(max).default(padrao);
+const booleano = (padrao: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(padrao ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Every setting of the server, read from environment variables; `.env.example` documents each. */
+export const esquemaDeConfiguracao = z.object({
+  PORT: inteiro(3000, 0, 65_535),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  PGLITE_DIR: z.string().min(1).optional(),
+  DATABASE_URL: z
+    .url({
+      protocol: /^postgres(ql)?$/,
+      error: 'must be a postgres:// or postgresql:// connection URL',
+    })
+    .optional(),
+  DATABASE_POOL_MAX: inteiro(10, 1, 200),
+  JWT_SECRET: z.string().min(32, { error: 'must have at least 32 characters' }).optional(),
+  ACCESS_TOKEN_TTL_MINUTES: inteiro(15, 1, 24 * 60),
+  SESSION_TTL_DAYS: inteiro(30, 1, 365),
+  LOGIN_MAX_FAILURES: inteiro(5, 1, 1_000),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: inteiro(50, 1, 100_000),
+  LOGIN_BLOCK_MINUTES: inteiro(15, 1, 24 * 60),
+  RENTAL_TURNAROUND_HOURS: inteiro(2, 0, 72),
+  FINE_DRIVER_INDICATION_DAYS: inteiro(30, 1, 365),
+  SEED_DEMO_ACCOUNTS: booleano(true),
+  TRUST_PROXY: booleano(false),
+});
+
+export type Configuracao = z.output<typeof esquemaDeConfiguracao>;
+
+export class ConfiguracaoInvalida extends Error {
+  constructor(readonly problemas: string[]) {
+    super(`Invalid configuration:\n${problemas.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfiguracaoInvalida';
+  }
+}
+
+/** Reads the configuration; an empty string counts as unset. Throws one error listing every problem. */
+export function lerConfiguracao(
+  ambiente: Record<string, string | undefined> = process.env,
+): Configuracao {
+  const definidos = Object.fromEntries(
+    Object.entries(ambiente).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const resultado = esquemaDeConfiguracao.safeParse(definidos);
+  if (!resultado.success) {
+    throw new ConfiguracaoInvalida(
+      resultado.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+    );
+  }
+  return resultado.data;
+}

@@ -1,0 +1,130 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { createTestDatabase } from '@locadora/db/testing';
+import { CONTAS_DEMO } from '@locadora/api';
+import { lerConfiguracao } from '../src/configuracao.js';
+import { construirApp } from '../src/app.js';
+
+export type Papel = 'cliente' | 'funcionario' | 'admin';
+type Metodo = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface AppDeTeste {
+  app: FastifyInstance;
+  /** Every log line the app wrote, for assertions on what is (not) logged. */
+  logs: string[];
+  /** Access token of the seeded demo account of that role. */
+  tokenDe(papel: Papel): Promise<string>;
+  /** Signs up a new customer and returns its id and token. */
+  novoCliente(
+    dados?: Partial<Record<string, string>>,
+  ): Promise<{ id: number; token: string; email: string; senha: string }>;
+  chamar(
+    metodo: Metodo,
+    url: string,
+    opcoes?: { token?: string; corpo?: unknown },
+  ): Promise<LightMyRequestResponse>;
+  fechar(): Promise<void>;
+}
+
+let sequencia = 0;
+
+/** A valid CPF from a counter (check digits computed), so every test customer is unique. */
+export function cpfDeTeste(n: number): string {
+  const base = String(100_000_000 + ((n * 7919 + process.pid * 31) % 899_999_999)).slice(0, 9);
+  const dv = (d: string, p: number) => {
+    let s = 0;
+    for (let i = 0; i < d.length; i++) s += Number(d[i]) * (p - i);
+    const r = (s * 10) % 11;
+    return r === 10 ? 0 : r;
+  };
+  const com1 = base + dv(base, 10);
+  return com1 + dv(com1, 11);
+}
+
+/**
+ * Builds the real server on a throw-away database: in-memory PGlite, or a fresh PostgreSQL
+ * database when TEST_DATABASE_URL is set (CI runs the suite both ways).
+ */
+export async function criarAppDeTeste(
+  opcoes: { ambiente?: Record<string, string>; agora?: () => Date } = {},
+): Promise<AppDeTeste> {
+  const banco = await createTestDatabase();
+  const logs: string[] = [];
+  const config = lerConfiguracao({
+    PGLITE_DIR: 'memory://',
+    DATABASE_URL: banco.url,
+    JWT_SECRET: 'segredo-de-teste-com-mais-de-trinta-e-dois-caracteres',
+    LOG_LEVEL: 'info',
+    DATA_DIR: '/nonexistent-data-dir-tests-must-not-write',
+    ...opcoes.ambiente,
+  });
+  const app = await construirApp(config, {
+    destinoDosLogs: { write: (linha: string) => void logs.push(linha) },
+    ...(opcoes.agora && { agora: opcoes.agora }),
+  });
+  const tokens = new Map<string, string>();
+
+  const chamar: AppDeTeste['chamar'] = (metodo, url, { token, corpo } = {}) =>
+    app.inject({
+      method: metodo,
+      url,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(corpo !== undefined && { payload: corpo as object }),
+    });
+
+  async function entrar(email: string, senha: string): Promise<string> {
+    const r = await chamar('POST', '/api/Cadastro/authenticate', { corpo: { email, senha } });
+    if (r.statusCode !== 200)
+      throw new Error(`login de ${email} falhou: ${r.statusCode} ${r.body}`);
+    return r.json<{ jwtToken: string }>().jwtToken;
+  }
+
+  return {
+    app,
+    logs,
+    chamar,
+    async tokenDe(papel) {
+      const conta = CONTAS_DEMO.find((c) => c.papel === papel)!;
+      if (!tokens.has(papel)) tokens.set(papel, await entrar(conta.email, conta.senha));
+      return tokens.get(papel)!;
+    },
+    async novoCliente(dados = {}) {
+      const n = ++sequencia;
+      const senha = 'senha-forte-123';
+      const email = `cliente${n}.${process.pid}@teste.dev`;
+      const r = await chamar('POST', '/api/Cadastro', {
+        corpo: cadastroValido({ email, senha, cpf: cpfDeTeste(n), ...dados }),
+      });
+      if (r.statusCode !== 201) throw new Error(`cadastro falhou: ${r.statusCode} ${r.body}`);
+      return {
+        id: r.json<{ id: number }>().id,
+        token: await entrar(dados.email ?? email, dados.senha ?? senha),
+        email,
+        senha,
+      };
+    },
+    async fechar() {
+      await app.close();
+      await banco.drop();
+    },
+  };
+}
+
+export function cadastroValido(dados: Partial<Record<string, string>> = {}) {
+  const senha = dados.senha ?? 'senha-forte-123';
+  return {
+    nome: 'Maria da Silva',
+    dataNascimento: '1992-03-04',
+    cpf: '123.456.789-09',
+    telefone: '(31) 99876-5432',
+    categoriaHabilitacao: 'B',
+    rua: 'Rua dos Timbiras',
+    numero: '1200',
+    bairro: 'Funcionários',
+    cidade: 'Belo Horizonte',
+    municipio: 'Belo Horizonte',
+    email: 'maria@example.com',
+    confirmacaoSenha: senha,
+    ...dados,
+    senha,
+  };
+}

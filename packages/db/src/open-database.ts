@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+
+/** The Drizzle database both drivers expose; repositories depend on this, never on a driver. */
+export type Database = PgDatabase<PgQueryResultHKT, Record<string, never>>;
+
+/** One half's migrations: its folder of SQL files and the Postgres schema that records them. */
+export interface Migrations {
+  folder: string;
+  schema: string;
+}
+
+export interface DatabaseOptions {
+  /** A PostgreSQL connection string. When absent the embedded PGlite is used. */
+  url?: string | undefined;
+  /** Folder of the embedded database; `memory://` keeps it in memory (tests). */
+  dataDir?: string;
+  /** Largest number of pooled connections to PostgreSQL. */
+  poolMax?: number;
+}
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: 'pglite' | 'postgres';
+  /** Applies the given migrations in order; safe when several processes start at once. */
+  migrate(migrations: Migrations[]): Promise<void>;
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+// Any constant works; it only has to be the same for every process of the product.
+const MIGRATION_LOCK_KEY = 727_001;
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.url
+    ? openPostgres(options.url, options.poolMax ?? 10)
+    : openPglite(options.dataDir ?? 'memory://');
+}
+
+async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir);
+  const db = drizzlePglite(client);
+  return {
+    db: db as unknown as Database,
+    driver: 'pglite',
+    // PGlite is one connection in this process, so no lock is needed.
+    async migrate(migrations) {
+      for (const m of migrations) {
+        await migratePglite(db, { migrationsFolder: m.folder, migrationsSchema: m.schema });
+      }
+    },
+    ping: () => pingWith(() => client.query('select 1')),
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string, poolMax: number): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolMax });
+  // An idle client that loses its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool);
+  return {
+    db: db as unknown as Database,
+    driver: 'postgres',
+    async migrate(migrations) {
+      // A session-level advisory lock on one dedicated connection serialises concurrent starts.
+      const lockClient = await pool.connect();
+      try {
+        await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        for (const m of migrations) {
+          await migratePg(db, { migrationsFolder: m.folder, migrationsSchema: m.schema });
+        }
+      } finally {
+        await lockClient
+          .query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+          .catch(() => {});
+        lockClient.release();
+      }
+    },
+    ping: () => pingWith(() => db.execute(sql`select 1`)),
+    close: () => pool.end(),
+  };
+}
+
+async function pingWith(query: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await query();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,26 @@
+import type { Database } from '@locadora/db';
+import type { Guardas } from './http/autenticacao.js';
+import type { Servicos } from './servicos.js';
+
+/** Options of the rental plugin, filled from the server's validated configuration. */
+export interface OpcoesLocadora {
+  db: Database;
+  /** HS256 key of the access tokens. */
+  segredoJwt: string;
+  regras: {
+    /** Gap kept free between a return and the next pickup of a vehicle (cleaning, inspection). */
+    intervaloEntreLocacoesHoras: number;
+    /** Days the customer has to name the driver of a fine (indicação de condutor). */
+    prazoIndicacaoCondutorDias: number;
+  };
+  sessao: { validadeAcessoMinutos: number; validadeSessaoDias: number };
+  login: { maximoFalhasPorEmail: number; maximoFalhasPorEndereco: number; bloqueioMinutos: number };
+  /** The clock; tests may pass a fixed one. */
+  agora?: () => Date;
+}
+
+/** What every route module receives. */
+export interface ContextoDasRotas {
+  servicos: Servicos;
+  guardas: Guardas;
+}

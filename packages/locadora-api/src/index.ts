@@ -1,0 +1,13 @@
+import { fileURLToPath } from 'node:url';
+import type { Migrations } from '@locadora/db';
+
+export { locadoraApi } from './plugin.js';
+export type { OpcoesLocadora } from './contexto.js';
+export { semearDados } from './seed/semear.js';
+
+/** The rental half's migrations, applied at start on PGlite and PostgreSQL alike. */
+export const migracoesLocadora: Migrations = {
+  folder: fileURLToPath(new URL('../drizzle', import.meta.url)),
+  schema: 'locadora',
+};
+export { CONTAS_DEMO } from './seed/referencia.js';

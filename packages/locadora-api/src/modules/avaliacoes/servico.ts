@@ -1,0 +1,49 @@
+import type { Database } from '@locadora/db';
+import type { AvaliacaoPedido } from '@locadora/contract/operacao';
+import { naoEncontrada, proibido } from '../../erros.js';
+import { ehEquipe, type UsuarioAutenticado } from '../contas/tipos.js';
+import {
+  criarRepositorioAvaliacoes,
+  type AvaliacaoRegistro,
+  type RepositorioAvaliacoes,
+} from './repositorio.js';
+
+export interface DependenciasAvaliacoes {
+  db: Database;
+  agora: () => Date;
+}
+
+export function criarServicoAvaliacoes(deps: DependenciasAvaliacoes) {
+  const repo: RepositorioAvaliacoes = criarRepositorioAvaliacoes(deps.db);
+
+  return {
+    /** The author is the logged-in account; the name shown is the one sent, else the account's. */
+    publicar(
+      autor: Pick<UsuarioAutenticado, 'id' | 'nome'>,
+      pedido: AvaliacaoPedido,
+    ): Promise<AvaliacaoRegistro> {
+      return repo.inserir({
+        usuarioId: autor.id,
+        nomeExibicao: pedido.nomeExibicao ?? autor.nome,
+        titulo: pedido.titulo,
+        nota: pedido.nota,
+        email: pedido.email,
+        telefone: pedido.telefone,
+        observacao: pedido.observacao,
+        criadoEm: deps.agora(),
+      });
+    },
+
+    listar: (filtro: { pagina: number; limite: number }) => repo.listar(filtro),
+
+    /** Its author or staff may remove a review. */
+    async excluir(solicitante: Pick<UsuarioAutenticado, 'id' | 'papel'>, id: number) {
+      const avaliacao = await repo.porId(id);
+      if (!avaliacao) throw naoEncontrada('Avaliação');
+      if (!ehEquipe(solicitante) && avaliacao.usuarioId !== solicitante.id)
+        throw proibido('Só o autor ou a equipe podem excluir esta avaliação.');
+      await repo.excluir(id);
+    },
+  };
+}
+export type ServicoAvaliacoes = ReturnType<typeof criarServicoAvaliacoes>;

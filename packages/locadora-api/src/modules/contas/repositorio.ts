@@ -1,0 +1,155 @@
+import { and, asc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
+import type { Database } from '@locadora/db';
+import { avaliacoes, locacoes, sessoes, usuarios } from '../../db/schema.js';
+import type { Papel } from '@locadora/contract/dominio';
+
+export type UsuarioRegistro = typeof usuarios.$inferSelect;
+export type NovoUsuario = typeof usuarios.$inferInsert;
+
+export function criarRepositorioContas(db: Database) {
+  return {
+    async inserir(dados: NovoUsuario): Promise<UsuarioRegistro> {
+      const [criado] = await db.insert(usuarios).values(dados).returning();
+      return criado!;
+    },
+    async porEmail(email: string): Promise<UsuarioRegistro | undefined> {
+      const [u] = await db
+        .select()
+        .from(usuarios)
+        .where(sql`lower(${usuarios.email}) = ${email.toLowerCase()}`);
+      return u;
+    },
+    async porId(id: number): Promise<UsuarioRegistro | undefined> {
+      const [u] = await db.select().from(usuarios).where(eq(usuarios.id, id));
+      return u;
+    },
+    async existeEmail(email: string): Promise<boolean> {
+      return Boolean(await this.porEmail(email));
+    },
+    async existeCpf(cpf: string): Promise<boolean> {
+      const [u] = await db.select({ id: usuarios.id }).from(usuarios).where(eq(usuarios.cpf, cpf));
+      return Boolean(u);
+    },
+    async atualizar(id: number, dados: Partial<NovoUsuario>): Promise<UsuarioRegistro | undefined> {
+      const [u] = await db
+        .update(usuarios)
+        .set({ ...dados, atualizadoEm: new Date() })
+        .where(eq(usuarios.id, id))
+        .returning();
+      return u;
+    },
+    async listar(filtro: { busca?: string | undefined; pagina: number; limite: number }) {
+      const busca = filtro.busca ? `%${filtro.busca}%` : undefined;
+      return db
+        .select()
+        .from(usuarios)
+        .where(
+          and(
+            isNull(usuarios.anonimizadoEm),
+            busca ? or(ilike(usuarios.nome, busca), ilike(usuarios.email, busca)) : undefined,
+          ),
+        )
+        .orderBy(asc(usuarios.nome), asc(usuarios.id))
+        .limit(filtro.limite)
+        .offset((filtro.pagina - 1) * filtro.limite);
+    },
+    async definirPapel(id: number, papel: Papel) {
+      return this.atualizar(id, { papel });
+    },
+
+    async criarSessao(usuarioId: number, refreshHash: string, expiraEm: Date): Promise<string> {
+      const [s] = await db
+        .insert(sessoes)
+        .values({ usuarioId, refreshHash, expiraEm })
+        .returning({ id: sessoes.id });
+      return s!.id;
+    },
+    /** The user behind an unrevoked, unexpired session, if the account is still active. */
+    async usuarioDaSessao(sessaoId: string, agora: Date) {
+      const [linha] = await db
+        .select({
+          id: usuarios.id,
+          nome: usuarios.nome,
+          email: usuarios.email,
+          papel: usuarios.papel,
+        })
+        .from(sessoes)
+        .innerJoin(usuarios, eq(usuarios.id, sessoes.usuarioId))
+        .where(
+          and(
+            eq(sessoes.id, sessaoId),
+            isNull(sessoes.revogadaEm),
+            gt(sessoes.expiraEm, agora),
+            eq(usuarios.ativo, true),
+          ),
+        );
+      return linha;
+    },
+    async sessaoPorRefresh(refreshHash: string, agora: Date) {
+      const [s] = await db
+        .select()
+        .from(sessoes)
+        .where(
+          and(
+            eq(sessoes.refreshHash, refreshHash),
+            isNull(sessoes.revogadaEm),
+            gt(sessoes.expiraEm, agora),
+          ),
+        );
+      return s;
+    },
+    async renovarSessao(sessaoId: string, refreshHash: string, expiraEm: Date): Promise<void> {
+      await db.update(sessoes).set({ refreshHash, expiraEm }).where(eq(sessoes.id, sessaoId));
+    },
+    async revogarSessao(sessaoId: string, agora: Date): Promise<void> {
+      await db.update(sessoes).set({ revogadaEm: agora }).where(eq(sessoes.id, sessaoId));
+    },
+    async revogarSessoesDoUsuario(usuarioId: number, agora: Date): Promise<void> {
+      await db
+        .update(sessoes)
+        .set({ revogadaEm: agora })
+        .where(and(eq(sessoes.usuarioId, usuarioId), isNull(sessoes.revogadaEm)));
+    },
+
+    /** LGPD erasure: personal data goes, the contract and fine records stay (legal obligation). */
+    async anonimizar(usuarioId: number, agora: Date): Promise<void> {
+      await db
+        .update(usuarios)
+        .set({
+          nome: 'Titular removido',
+          email: `removido-${usuarioId}@anonimizado.invalid`,
+          cpf: null,
+          telefone: null,
+          dataNascimento: null,
+          categoriaHabilitacao: null,
+          rua: null,
+          numero: null,
+          bairro: null,
+          cidade: null,
+          municipio: null,
+          senhaHash: null,
+          ativo: false,
+          anonimizadoEm: agora,
+          atualizadoEm: agora,
+        })
+        .where(eq(usuarios.id, usuarioId));
+      await db
+        .update(avaliacoes)
+        .set({ email: null, telefone: null, nomeExibicao: 'Cliente anônimo' })
+        .where(eq(avaliacoes.usuarioId, usuarioId));
+      await db
+        .update(locacoes)
+        .set({ status: 'cancelada', canceladaEm: agora, atualizadoEm: agora })
+        .where(and(eq(locacoes.usuarioId, usuarioId), eq(locacoes.status, 'reservada')));
+    },
+    async temLocacaoEmAndamento(usuarioId: number): Promise<boolean> {
+      const [l] = await db
+        .select({ id: locacoes.id })
+        .from(locacoes)
+        .where(and(eq(locacoes.usuarioId, usuarioId), eq(locacoes.status, 'retirada')))
+        .limit(1);
+      return Boolean(l);
+    },
+  };
+}
+export type RepositorioContas = ReturnType<typeof criarRepositorioContas>;

@@ -1,0 +1,93 @@
+import { TZDate } from '@date-fns/tz';
+import { addDays, format } from 'date-fns';
+import type { Database } from '@locadora/db';
+import { FUSO_HORARIO } from '@locadora/contract/dominio';
+import type { InfracaoPedido } from '@locadora/contract/operacao';
+import { formatarPlaca } from '@locadora/contract/placa';
+import { reaisParaCentavos } from '@locadora/contract/preco';
+import { conflito, entradaInvalida, naoEncontrada, naoEncontrado, proibido } from '../../erros.js';
+import { ehEquipe, type UsuarioAutenticado } from '../contas/tipos.js';
+import {
+  criarRepositorioInfracoes,
+  type InfracaoDetalhada,
+  type RepositorioInfracoes,
+} from './repositorio.js';
+
+export interface DependenciasInfracoes {
+  db: Database;
+  agora: () => Date;
+  /** Days the customer has to name the driver, counted from the day the fine is registered. */
+  prazoIndicacaoCondutorDias: number;
+}
+
+type Solicitante = Pick<UsuarioAutenticado, 'id' | 'papel'>;
+
+/** 'aaaa-mm-dd' of the local (Belo Horizonte) day `dias` after the day of `instante`. */
+export function diaLocalDepois(instante: Date, dias: number): string {
+  return format(addDays(new TZDate(instante.getTime(), FUSO_HORARIO), dias), 'yyyy-MM-dd');
+}
+
+export function criarServicoInfracoes(deps: DependenciasInfracoes) {
+  const repo: RepositorioInfracoes = criarRepositorioInfracoes(deps.db);
+
+  return {
+    /**
+     * Registers a fine by plate and moment and matches it to the contract that had the vehicle
+     * then; without one it stays the company's own (id_locacao null).
+     */
+    async registrar(pedido: InfracaoPedido, registradaPor: number): Promise<InfracaoDetalhada> {
+      const agora = deps.agora();
+      const ocorridaEm = new Date(pedido.data_hora);
+      if (ocorridaEm.getTime() > agora.getTime())
+        throw entradaInvalida('data_hora', 'A data da infração não pode ser no futuro.');
+      const veiculo = await repo.veiculoPorPlaca(pedido.placa);
+      if (!veiculo)
+        throw entradaInvalida(
+          'placa',
+          `Nenhum veículo da frota com a placa ${formatarPlaca(pedido.placa)}.`,
+        );
+      // A notice registered twice would charge the customer twice.
+      if (await repo.jaRegistrada(veiculo.id, ocorridaEm, pedido.descricao))
+        throw conflito(
+          'Esta infração já foi registrada para este veículo neste horário.',
+          'data_hora',
+        );
+      const id = await repo.inserir({
+        veiculoId: veiculo.id,
+        locacaoId: (await repo.contratoNoMomento(veiculo.id, ocorridaEm)) ?? null,
+        ocorridaEm,
+        descricao: pedido.descricao,
+        valorCentavos: reaisParaCentavos(pedido.valor),
+        local: pedido.local,
+        prazoIndicacao: diaLocalDepois(agora, deps.prazoIndicacaoCondutorDias),
+        registradaPor,
+      });
+      return (await repo.porId(id))!;
+    },
+
+    /** Staff see every fine; a customer only those of their own contracts. */
+    listar(
+      solicitante: Solicitante,
+      filtro: { placa?: string | undefined; pagina: number; limite: number },
+    ): Promise<InfracaoDetalhada[]> {
+      return repo.listar({
+        ...filtro,
+        usuarioId: ehEquipe(solicitante) ? undefined : solicitante.id,
+      });
+    },
+
+    /** The fines of one contract (the spec's look-up by contract number). */
+    async daLocacao(solicitante: Solicitante, locacaoId: number): Promise<InfracaoDetalhada[]> {
+      const locacao = await repo.locacao(locacaoId);
+      if (!locacao) throw naoEncontrado('Contrato');
+      if (!ehEquipe(solicitante) && locacao.usuarioId !== solicitante.id)
+        throw proibido('Este contrato não é seu.');
+      return repo.daLocacao(locacaoId);
+    },
+
+    async excluir(id: number): Promise<void> {
+      if (!(await repo.excluir(id))) throw naoEncontrada('Infração');
+    },
+  };
+}
+export type ServicoInfracoes = ReturnType<typeof criarServicoInfracoes>;

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import {
+  codigoDaLocacao,
+  dataLocal,
+  horaLocal,
+  idDoCodigo,
+  instanteLocal,
+  paraHistorico,
+} from './conversao.js';
+import { paraDisponibilidade, sqlDaDisponibilidade } from './disponibilidade-sql.js';
+import type { LocacaoDetalhada } from './repositorio.js';
+
+describe('local dates and hours (America/Sao_Paulo)', () => {
+  it('reads a typed date and hour as Belo Horizonte time', () => {
+    expect(instanteLocal('2030-07-10', '10:00').toISOString()).toBe('2030-07-10T13:00:00.000Z');
+    expect(instanteLocal('2030-12-31', '23:30').toISOString()).toBe('2031-01-01T02:30:00.000Z');
+  });
+
+  it('shows an instant back as the local date and hour', () => {
+    const instante = new Date('2031-01-01T02:30:00Z');
+    expect(dataLocal(instante)).toBe('2030-12-31');
+    expect(horaLocal(instante)).toBe('23:30');
+  });
+
+  it('follows the zone rules of the past (daylight saving until 2019)', () => {
+    // January 2018 was summer time in Belo Horizonte: UTC-2.
+    expect(instanteLocal('2018-01-15', '10:00').toISOString()).toBe('2018-01-15T12:00:00.000Z');
+  });
+});
+
+describe('contract codes', () => {
+  it('formats and reads LOC-000123', () => {
+    expect(codigoDaLocacao(123)).toBe('LOC-000123');
+    expect(codigoDaLocacao(1_234_567)).toBe('LOC-1234567');
+    expect(idDoCodigo('LOC-000123')).toBe(123);
+    expect(idDoCodigo(' loc000123 ')).toBe(123);
+    expect(idDoCodigo('123')).toBe(123);
+  });
+
+  it.each(['', 'abc', 'LOC-', '0', '12.5', '-3', '99999999999', 'LOC-12a'])(
+    'reads %j as no contract',
+    (texto) => {
+      expect(idDoCodigo(texto)).toBeNull();
+    },
+  );
+});
+
+describe('history item', () => {
+  const base = {
+    id: 7,
+    nomeModelo: 'Gol',
+    modeloDoVeiculo: null,
+    placa: null,
+    devolvidaEm: null,
+    status: 'reservada',
+    valorTotalCentavos: 24_900,
+    observacao: null,
+  } as unknown as LocacaoDetalhada;
+
+  it('shows the booked model and the default observation before pickup', () => {
+    expect(paraHistorico(base)).toEqual({
+      Contrato: 7,
+      Encerramento: null,
+      Status: 'reservada',
+      Veiculo: 'Gol',
+      Valores: 249,
+      Observacao: 'Nenhuma observação disponível',
+    });
+  });
+
+  it("shows the assigned vehicle's model and formatted plate, and the local closing date", () => {
+    const devolvida = {
+      ...base,
+      status: 'devolvida',
+      modeloDoVeiculo: 'Onix',
+      placa: 'QWC1074',
+      devolvidaEm: new Date('2030-07-14T02:30:00Z'),
+      observacao: 'Sem avarias.',
+    } as LocacaoDetalhada;
+    expect(paraHistorico(devolvida)).toMatchObject({
+      Encerramento: '2030-07-13',
+      Veiculo: 'Onix (QWC-1074)',
+      Observacao: 'Sem avarias.',
+    });
+  });
+});
+
+describe('availability arithmetic', () => {
+  it('never answers fewer than zero free vehicles', () => {
+    expect(paraDisponibilidade({ frota: 6, reservadas: 4, em_manutencao: 1 }).livres).toBe(1);
+    expect(paraDisponibilidade({ frota: 6, reservadas: 6, em_manutencao: 2 }).livres).toBe(0);
+  });
+
+  it('widens the reservation overlap by the turnaround gap, not the maintenance one', () => {
+    const q = sqlDaDisponibilidade(
+      3,
+      new Date('2030-07-10T13:00:00Z'),
+      new Date('2030-07-13T13:00:00Z'),
+      2,
+    );
+    expect(q.values).toEqual([
+      3,
+      '2030-07-10T11:00:00.000Z',
+      '2030-07-13T15:00:00.000Z',
+      3,
+      '2030-07-10T13:00:00.000Z',
+      '2030-07-13T13:00:00.000Z',
+      3,
+    ]);
+    // Written exactly as the GiST index expressions, so the planner can use them.
+    expect(q.text).toContain(
+      "tstzrange(l.retirada_prevista, l.entrega_prevista, '[)')\n          && tstzrange($2::timestamptz, $3::timestamptz, '[)')",
+    );
+    expect(q.text).toContain("l.status in ('reservada', 'retirada')");
+    expect(q.text).toContain(
+      "tstzrange(mt.inicio, coalesce(mt.encerrada_em, mt.previsao_termino), '[)')",
+    );
+  });
+});

@@ -1,0 +1,421 @@
+import type { Database } from '@locadora/db';
+import { cnhHabilitaCarro } from '@locadora/contract/cnh';
+import type { StatusLocacao } from '@locadora/contract/dominio';
+import type {
+  CotacaoPedido,
+  CotacaoSaida,
+  DevolucaoPedido,
+  LocacaoPedido,
+  RetiradaPedido,
+} from '@locadora/contract/locacoes';
+import {
+  calcularOrcamento,
+  centavosParaReais,
+  formatarReais,
+  reaisParaCentavos,
+  type Orcamento,
+} from '@locadora/contract/preco';
+import { conflito, entradaInvalida, naoEncontrada, naoEncontrado, proibido } from '../../erros.js';
+import { emTransacao } from '../../db/transacao.js';
+import { ehEquipe, type UsuarioAutenticado } from '../contas/tipos.js';
+import { instanteLocal } from './conversao.js';
+import {
+  criarRepositorioLocacoes,
+  type LocacaoDetalhada,
+  type LocacaoRegistro,
+  type LocalRegistro,
+  type NovaLocacao,
+  type RepositorioLocacoes,
+} from './repositorio.js';
+
+export interface DependenciasLocacoes {
+  db: Database;
+  agora: () => Date;
+  /** Hours kept free between a return and the next pickup of a vehicle. */
+  intervaloEntreLocacoesHoras: number;
+}
+
+export const MENSAGEM_SEM_VEICULO =
+  'Não há veículo disponível nesta categoria para o período escolhido.';
+
+/** Why a reservation that is no longer 'reservada' cannot be changed or cancelled. */
+function motivoDoStatus(status: StatusLocacao, acao: 'alterada' | 'cancelada'): string {
+  switch (status) {
+    case 'retirada':
+      return `Esta locação já foi retirada e não pode ser ${acao}.`;
+    case 'devolvida':
+      return `Esta locação já foi devolvida e não pode ser ${acao}.`;
+    case 'cancelada':
+      return acao === 'cancelada'
+        ? 'Esta locação já está cancelada.'
+        : 'Esta locação foi cancelada e não pode ser alterada.';
+    default:
+      return `Esta locação não pode ser ${acao}.`;
+  }
+}
+
+/** The booking form checked against the catalogue, with the instants and the price. */
+interface PedidoConferido {
+  local: LocalRegistro;
+  categoriaId: number;
+  modeloId: number;
+  adicionalId: number;
+  inicio: Date;
+  fim: Date;
+  orcamento: Orcamento;
+}
+
+type CamposDoFormulario = Omit<CotacaoPedido, 'observacao'>;
+
+export function criarServicoLocacoes(deps: DependenciasLocacoes) {
+  const repo = criarRepositorioLocacoes(deps.db);
+
+  /** Staff see every record; a customer only their own (403 otherwise, 404 when unknown). */
+  function conferirDono(usuario: UsuarioAutenticado, locacao: { usuarioId: number }): void {
+    if (!ehEquipe(usuario) && locacao.usuarioId !== usuario.id) throw proibido();
+  }
+
+  async function detalhada(r: RepositorioLocacoes, id: number): Promise<LocacaoDetalhada> {
+    const l = await r.detalhada(id);
+    if (!l) throw naoEncontrada('Locação');
+    return l;
+  }
+
+  /** The extra by id, else by its value in reais (the spec's form), else none. */
+  async function escolherAdicional(r: RepositorioLocacoes, pedido: CamposDoFormulario) {
+    if (pedido.id_adicional !== undefined) {
+      const a = await r.adicionalPorId(pedido.id_adicional);
+      if (!a) throw entradaInvalida('id_adicional', 'Adicional não encontrado.');
+      return a;
+    }
+    const valor = reaisParaCentavos(pedido.custos_ad ?? 0);
+    const a = await r.adicionalPorValor(valor);
+    if (a) return a;
+    const validos = (await r.valoresDosAdicionais())
+      .map((v) => formatarReais(centavosParaReais(v)))
+      .join(', ');
+    throw entradaInvalida(
+      'custos_ad',
+      `Nenhum adicional custa ${formatarReais(centavosParaReais(valor))}. Valores aceitos: ${validos}.`,
+    );
+  }
+
+  /**
+   * Checks the place, category, model, extra and period against the catalogue and prices the
+   * reservation. With `travar`, the category row is locked until the transaction ends.
+   */
+  async function conferirPedido(
+    r: RepositorioLocacoes,
+    pedido: CamposDoFormulario,
+    travar: boolean,
+  ): Promise<PedidoConferido> {
+    const local = await r.local(pedido.id_local);
+    if (!local) throw entradaInvalida('id_local', 'Local de retirada não encontrado.');
+    const categoria = travar
+      ? await r.travarCategoria(pedido.id_categoria)
+      : await r.categoria(pedido.id_categoria);
+    if (!categoria) throw entradaInvalida('id_categoria', 'Categoria não encontrada.');
+    const modelo = await r.modeloPorNome(pedido.modelo_veiculo);
+    if (!modelo) throw entradaInvalida('modelo_veiculo', 'Modelo não encontrado.');
+    if (modelo.categoriaId !== categoria.id)
+      throw entradaInvalida(
+        'modelo_veiculo',
+        `O modelo ${modelo.nome} não pertence à categoria ${categoria.descricao}.`,
+      );
+    const adicional = await escolherAdicional(r, pedido);
+    const inicio = instanteLocal(pedido.data_retirada, pedido.hora_retirada);
+    const fim = instanteLocal(pedido.data_entrega, pedido.hora_entrega);
+    // Minute precision, as the form: a pickup within the current minute is not in the past.
+    const inicioDoMinuto = Math.floor(deps.agora().getTime() / 60_000) * 60_000;
+    if (inicio.getTime() < inicioDoMinuto)
+      throw entradaInvalida('data_retirada', 'A retirada não pode ser no passado.');
+    return {
+      local,
+      categoriaId: categoria.id,
+      modeloId: modelo.id,
+      adicionalId: adicional.id,
+      inicio,
+      fim,
+      orcamento: calcularOrcamento({
+        dataRetirada: pedido.data_retirada,
+        dataEntrega: pedido.data_entrega,
+        valorDiariaCentavos: categoria.valorDiariaCentavos,
+        valorAdicionalCentavos: adicional.valorCentavos,
+      }),
+    };
+  }
+
+  /** The customer a reservation is for: customers book for themselves, staff for anyone. */
+  async function titular(
+    r: RepositorioLocacoes,
+    usuario: UsuarioAutenticado,
+    pedido: number | undefined,
+    atual: number,
+  ) {
+    if (pedido !== undefined && pedido !== usuario.id && !ehEquipe(usuario))
+      throw proibido('Você não pode fazer reservas em nome de outro cliente.');
+    const u = await r.usuario(pedido ?? atual);
+    if (!u || !u.ativo || u.anonimizadoEm)
+      throw entradaInvalida('id_usuario', 'Cliente não encontrado.');
+    return u;
+  }
+
+  function conferirCnh(
+    u: { id: number; categoriaHabilitacao: string | null },
+    usuario: UsuarioAutenticado,
+  ) {
+    if (u.categoriaHabilitacao && cnhHabilitaCarro(u.categoriaHabilitacao)) return;
+    const quem = u.id === usuario.id ? 'Sua CNH' : 'A CNH do cliente';
+    throw conflito(
+      u.categoriaHabilitacao
+        ? `${quem} (categoria ${u.categoriaHabilitacao}) não habilita a dirigir carros: é preciso categoria B ou superior.`
+        : `${quem} não está cadastrada: informe uma CNH de categoria B ou superior para reservar.`,
+    );
+  }
+
+  async function conferirDisponibilidade(
+    r: RepositorioLocacoes,
+    p: PedidoConferido,
+    ignorarLocacaoId?: number,
+  ): Promise<void> {
+    const { livres } = await r.disponibilidade({
+      categoriaId: p.categoriaId,
+      inicio: p.inicio,
+      fim: p.fim,
+      intervaloHoras: deps.intervaloEntreLocacoesHoras,
+      ignorarLocacaoId,
+    });
+    if (livres < 1) throw conflito(MENSAGEM_SEM_VEICULO);
+  }
+
+  function linhaDaReserva(
+    p: PedidoConferido,
+    observacao: string | null,
+  ): Omit<NovaLocacao, 'usuarioId'> {
+    return {
+      localId: p.local.id,
+      categoriaId: p.categoriaId,
+      modeloId: p.modeloId,
+      adicionalId: p.adicionalId,
+      retiradaPrevista: p.inicio,
+      entregaPrevista: p.fim,
+      diarias: p.orcamento.diarias,
+      valorDiariaCentavos: p.orcamento.valorDiariaCentavos,
+      valorAdicionalCentavos: p.orcamento.valorAdicionalCentavos,
+      valorTotalCentavos: p.orcamento.valorTotalCentavos,
+      observacao,
+    };
+  }
+
+  /** Reads and locks a reservation the caller may change. */
+  async function paraAlterar(
+    r: RepositorioLocacoes,
+    usuario: UsuarioAutenticado,
+    id: number,
+  ): Promise<LocacaoRegistro> {
+    const atual = await r.porIdParaAlterar(id);
+    if (!atual) throw naoEncontrada('Locação');
+    conferirDono(usuario, atual);
+    return atual;
+  }
+
+  /** Customers list their own reservations; staff list all. Newest pickup first. */
+  function listar(
+    usuario: UsuarioAutenticado,
+    filtro: { status?: StatusLocacao | undefined; pagina: number; limite: number },
+  ): Promise<LocacaoDetalhada[]> {
+    return repo.listar({ ...filtro, usuarioId: ehEquipe(usuario) ? undefined : usuario.id });
+  }
+
+  async function buscar(usuario: UsuarioAutenticado, id: number): Promise<LocacaoDetalhada> {
+    const l = await detalhada(repo, id);
+    conferirDono(usuario, l);
+    return l;
+  }
+
+  return {
+    listar,
+    buscar,
+
+    /** The reservation and its pickup place, for the map. */
+    async localizacao(
+      usuario: UsuarioAutenticado,
+      id: number,
+    ): Promise<{ locacao: LocacaoDetalhada; local: LocalRegistro }> {
+      const locacao = await buscar(usuario, id);
+      const local = await repo.local(locacao.localId);
+      // The foreign key keeps the place while a reservation points at it.
+      if (!local) throw naoEncontrado('Local');
+      return { locacao, local };
+    },
+
+    /** "Calcular Total": the price and how many vehicles are free, nothing written. */
+    async cotar(pedido: CotacaoPedido): Promise<CotacaoSaida> {
+      const p = await conferirPedido(repo, pedido, false);
+      const { livres } = await repo.disponibilidade({
+        categoriaId: p.categoriaId,
+        inicio: p.inicio,
+        fim: p.fim,
+        intervaloHoras: deps.intervaloEntreLocacoesHoras,
+      });
+      return {
+        diarias: p.orcamento.diarias,
+        vl_categoria: centavosParaReais(p.orcamento.valorDiariaCentavos),
+        custos_ad: centavosParaReais(p.orcamento.valorAdicionalCentavos),
+        vl_total: centavosParaReais(p.orcamento.valorTotalCentavos),
+        disponiveis: livres,
+      };
+    },
+
+    /**
+     * Books a vehicle of the category. The check and the insert share one transaction that
+     * holds the category's row lock, so two requests for the last free vehicle cannot both win.
+     */
+    async criar(usuario: UsuarioAutenticado, pedido: LocacaoPedido): Promise<LocacaoDetalhada> {
+      return emTransacao(deps.db, async (tx) => {
+        const r = criarRepositorioLocacoes(tx);
+        const cliente = await titular(r, usuario, pedido.id_usuario, usuario.id);
+        const p = await conferirPedido(r, pedido, true);
+        conferirCnh(cliente, usuario);
+        await conferirDisponibilidade(r, p);
+        const criada = await r.inserir({
+          ...linhaDaReserva(p, pedido.observacao),
+          usuarioId: cliente.id,
+        });
+        return detalhada(r, criada.id);
+      });
+    },
+
+    /** Changes a reservation before pickup; the price is recomputed and availability re-checked. */
+    async alterar(
+      usuario: UsuarioAutenticado,
+      id: number,
+      pedido: LocacaoPedido,
+    ): Promise<LocacaoDetalhada> {
+      return emTransacao(deps.db, async (tx) => {
+        const r = criarRepositorioLocacoes(tx);
+        const atual = await paraAlterar(r, usuario, id);
+        if (atual.status !== 'reservada') throw conflito(motivoDoStatus(atual.status, 'alterada'));
+        const cliente = await titular(r, usuario, pedido.id_usuario, atual.usuarioId);
+        const p = await conferirPedido(r, pedido, true);
+        conferirCnh(cliente, usuario);
+        await conferirDisponibilidade(r, p, id);
+        await r.atualizar(id, {
+          ...linhaDaReserva(p, pedido.observacao),
+          usuarioId: cliente.id,
+          atualizadoEm: deps.agora(),
+        });
+        return detalhada(r, id);
+      });
+    },
+
+    /** Cancels before pickup; the record is kept (it is a contract). */
+    async cancelar(usuario: UsuarioAutenticado, id: number): Promise<LocacaoDetalhada> {
+      return emTransacao(deps.db, async (tx) => {
+        const r = criarRepositorioLocacoes(tx);
+        const atual = await paraAlterar(r, usuario, id);
+        if (atual.status !== 'reservada') throw conflito(motivoDoStatus(atual.status, 'cancelada'));
+        const agora = deps.agora();
+        await r.atualizar(id, { status: 'cancelada', canceladaEm: agora, atualizadoEm: agora });
+        return detalhada(r, id);
+      });
+    },
+
+    /**
+     * Pickup (staff): assigns a vehicle of the reservation's category that is active, not in
+     * the workshop and not out with another contract; the one asked for, or the first free.
+     */
+    async retirar(id: number, pedido: RetiradaPedido): Promise<LocacaoDetalhada> {
+      return emTransacao(deps.db, async (tx) => {
+        const r = criarRepositorioLocacoes(tx);
+        const atual = await r.porIdParaAlterar(id);
+        if (!atual) throw naoEncontrada('Locação');
+        if (atual.status !== 'reservada')
+          throw conflito(
+            atual.status === 'retirada'
+              ? 'Esta locação já foi retirada.'
+              : `Só uma locação reservada pode ser retirada; esta está ${atual.status}.`,
+          );
+        // Same lock as bookings: two pickups of the category cannot take the same vehicle.
+        await r.travarCategoria(atual.categoriaId);
+        const agora = deps.agora();
+        let veiculoId: number;
+        if (pedido.id_veiculo !== undefined) {
+          const v = await r.veiculo(pedido.id_veiculo);
+          if (!v) throw entradaInvalida('id_veiculo', 'Veículo não encontrado.');
+          if (v.categoriaId !== atual.categoriaId)
+            throw entradaInvalida(
+              'id_veiculo',
+              'O veículo escolhido é de outra categoria que não a da reserva.',
+            );
+          if (!v.ativo) throw conflito('Este veículo está inativo e não pode ser retirado.');
+          if (await r.veiculoEmManutencao(v.id, agora))
+            throw conflito('Este veículo está em manutenção e não pode ser retirado.');
+          if (await r.veiculoEmUso(v.id, id))
+            throw conflito('Este veículo está em uso em outra locação.');
+          veiculoId = v.id;
+        } else {
+          const livre = await r.primeiroVeiculoLivre({
+            categoriaId: atual.categoriaId,
+            modeloPreferidoId: atual.modeloId,
+            locacaoId: id,
+            momento: agora,
+          });
+          if (!livre)
+            throw conflito('Nenhum veículo desta categoria está livre para retirada agora.');
+          veiculoId = livre.id;
+        }
+        await r.atualizar(id, {
+          status: 'retirada',
+          veiculoId,
+          retiradaEm: agora,
+          atualizadoEm: agora,
+        });
+        return detalhada(r, id);
+      });
+    },
+
+    /** Return (staff): closes the contract and records the vehicle's odometer. */
+    async devolver(id: number, pedido: DevolucaoPedido): Promise<LocacaoDetalhada> {
+      return emTransacao(deps.db, async (tx) => {
+        const r = criarRepositorioLocacoes(tx);
+        const atual = await r.porIdParaAlterar(id);
+        if (!atual) throw naoEncontrada('Locação');
+        if (atual.status !== 'retirada' || atual.veiculoId === null)
+          throw conflito(
+            atual.status === 'devolvida'
+              ? 'Esta locação já foi devolvida.'
+              : `Só uma locação retirada pode ser devolvida; esta está ${atual.status}.`,
+          );
+        const veiculo = await r.travarVeiculo(atual.veiculoId);
+        if (pedido.quilometragem !== undefined && veiculo) {
+          if (pedido.quilometragem < veiculo.quilometragem)
+            throw entradaInvalida(
+              'quilometragem',
+              `A quilometragem não pode ser menor que a atual do veículo (${veiculo.quilometragem.toLocaleString('pt-BR')} km).`,
+            );
+          await r.registrarQuilometragem(veiculo.id, pedido.quilometragem);
+        }
+        const agora = deps.agora();
+        // The return note joins the booking's, so the history shows both.
+        const observacao = pedido.observacao
+          ? [atual.observacao, pedido.observacao].filter(Boolean).join('\n')
+          : atual.observacao;
+        await r.atualizar(id, {
+          status: 'devolvida',
+          devolvidaEm: agora,
+          observacao,
+          atualizadoEm: agora,
+        });
+        return detalhada(r, id);
+      });
+    },
+
+    /** A contract of the history screen: the reservation itself, owner or staff. */
+    historico: buscar,
+    /** The history screen's list: every status, newest pickup first. */
+    listarHistorico: (usuario: UsuarioAutenticado, filtro: { pagina: number; limite: number }) =>
+      listar(usuario, filtro),
+  };
+}
+export type ServicoLocacoes = ReturnType<typeof criarServicoLocacoes>;

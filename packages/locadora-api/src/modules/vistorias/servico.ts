@@ -1,0 +1,171 @@
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+import type { Database } from '@locadora/db';
+import { FUSO_HORARIO } from '@locadora/contract/dominio';
+import type { VistoriaPedido } from '@locadora/contract/operacao';
+import { conflito, entradaInvalida, naoEncontrada, naoEncontrado } from '../../erros.js';
+import { emTransacao } from '../../db/transacao.js';
+import { criarRepositorioManutencoes } from '../manutencoes/repositorio.js';
+import {
+  criarRepositorioVistorias,
+  type RepositorioVistorias,
+  type VistoriaDetalhada,
+  type VistoriaRegistro,
+} from './repositorio.js';
+
+/** The search screen shows the vehicle's latest inspections, at most this many. */
+export const MAXIMO_VISTORIAS_POR_BUSCA = 20;
+
+/** Maintenance type of the order an inspection opens: 3, Reparo (TIPOS_MANUTENCAO). */
+export const TIPO_MANUTENCAO_REPARO = 3;
+
+/** Allowance for the clock of the inspector's device running a little ahead of the server's. */
+export const TOLERANCIA_RELOGIO_MS = 5 * 60_000;
+
+const SO_DATA = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A moment as requests send it: ISO date-time as is, a calendar date as midnight in Belo Horizonte. */
+export function instanteDoPedido(valor: string): Date {
+  const partes = SO_DATA.exec(valor);
+  if (!partes) return new Date(valor);
+  const [, ano, mes, dia] = partes.map(Number) as [number, number, number, number];
+  return new Date(new TZDate(ano, mes - 1, dia, FUSO_HORARIO).getTime());
+}
+
+/** 'dd/mm/aaaa hh:mm' in Belo Horizonte, for messages. */
+export const dataHoraLocal = (instante: Date): string =>
+  format(new TZDate(instante.getTime(), FUSO_HORARIO), 'dd/MM/yyyy HH:mm');
+
+export interface DependenciasVistorias {
+  db: Database;
+  agora: () => Date;
+}
+
+interface DadosValidados {
+  veiculoId: number;
+  realizadaEm: Date;
+  locacaoId: number | null;
+}
+
+export function criarServicoVistorias(deps: DependenciasVistorias) {
+  const repo = criarRepositorioVistorias(deps.db);
+
+  async function validar(
+    r: RepositorioVistorias,
+    dados: { veiculoId: number; data: string; locacaoId: number | null },
+  ): Promise<DadosValidados> {
+    if (!(await r.veiculo(dados.veiculoId)))
+      throw entradaInvalida('id_veiculo', 'Veículo não encontrado.');
+    const realizadaEm = instanteDoPedido(dados.data);
+    if (realizadaEm.getTime() > deps.agora().getTime() + TOLERANCIA_RELOGIO_MS)
+      throw entradaInvalida('data_vistoria', 'A data da vistoria não pode ser no futuro.');
+    if (dados.locacaoId !== null) {
+      const locacao = await r.locacao(dados.locacaoId);
+      if (!locacao) throw entradaInvalida('id_locacao', 'Locação não encontrada.');
+      if (locacao.veiculoId !== dados.veiculoId)
+        throw entradaInvalida(
+          'id_locacao',
+          `A locação ${locacao.id} não é um contrato deste veículo.`,
+        );
+    }
+    return { veiculoId: dados.veiculoId, realizadaEm, locacaoId: dados.locacaoId };
+  }
+
+  /** Opens the repair order of an inspection: it blocks the vehicle until someone closes it. */
+  async function abrirOrdem(tx: Database, vistoria: VistoriaRegistro): Promise<void> {
+    await criarRepositorioManutencoes(tx).inserir({
+      veiculoId: vistoria.veiculoId,
+      vistoriaId: vistoria.id,
+      tipo: TIPO_MANUTENCAO_REPARO,
+      descricao: `Aberta pela vistoria ${vistoria.id}: ${vistoria.descricao}`,
+      inicio: vistoria.realizadaEm,
+      previsaoTermino: null,
+    });
+  }
+
+  return {
+    /** The vehicle's newest inspections, newest first. */
+    async listarPorVeiculo(veiculoId: number): Promise<VistoriaDetalhada[]> {
+      if (!(await repo.veiculo(veiculoId))) throw naoEncontrado('Veículo');
+      return repo.listarPorVeiculo(veiculoId, MAXIMO_VISTORIAS_POR_BUSCA);
+    },
+
+    async buscar(id: number): Promise<VistoriaDetalhada> {
+      const v = await repo.detalhada(id);
+      if (!v) throw naoEncontrada('Vistoria');
+      return v;
+    },
+
+    /** Registers an inspection and, when asked, its maintenance order in the same transaction. */
+    async registrar(pedido: VistoriaPedido, usuarioId: number): Promise<VistoriaDetalhada> {
+      return emTransacao(deps.db, async (tx) => {
+        const r = criarRepositorioVistorias(tx);
+        const dados = await validar(r, {
+          veiculoId: pedido.id_veiculo,
+          data: pedido.data_vistoria,
+          locacaoId: pedido.id_locacao ?? null,
+        });
+        const vistoria = await r.inserir({
+          ...dados,
+          tipo: pedido.tipo,
+          descricao: pedido.descricao,
+          observacoes: pedido.observacoes,
+          criaOrdemManutencao: pedido.cria_ordem_manut,
+          quilometragem: pedido.quilometragem ?? null,
+          registradaPor: usuarioId,
+        });
+        if (pedido.cria_ordem_manut) await abrirOrdem(tx, vistoria);
+        return (await r.detalhada(vistoria.id))!;
+      });
+    },
+
+    /**
+     * Updates an inspection. Fields the spec's edit form does not send (`id_locacao`,
+     * `quilometragem`) keep their value when absent; a contract link is dropped with a change
+     * of vehicle, since the contract was the other vehicle's. Asking for a maintenance order
+     * opens one only if the inspection has none yet.
+     */
+    async atualizar(id: number, pedido: VistoriaPedido): Promise<VistoriaDetalhada> {
+      return emTransacao(deps.db, async (tx) => {
+        const r = criarRepositorioVistorias(tx);
+        const anterior = await r.porIdParaAlterar(id);
+        if (!anterior) throw naoEncontrada('Vistoria');
+        const trocouVeiculo = pedido.id_veiculo !== anterior.veiculoId;
+        const dados = await validar(r, {
+          veiculoId: pedido.id_veiculo,
+          data: pedido.data_vistoria,
+          locacaoId: pedido.id_locacao ?? (trocouVeiculo ? null : anterior.locacaoId),
+        });
+        const ordem = await r.ordemVinculada(id);
+        if (trocouVeiculo && ordem !== undefined)
+          throw conflito(
+            `A vistoria tem a ordem de manutenção ${ordem} vinculada: o veículo não pode ser trocado.`,
+            'id_veiculo',
+          );
+        await r.atualizar(id, {
+          ...dados,
+          tipo: pedido.tipo,
+          descricao: pedido.descricao,
+          observacoes: pedido.observacoes,
+          // Unticking the box does not cancel an order already opened: that is done in Manutenção.
+          criaOrdemManutencao: pedido.cria_ordem_manut || ordem !== undefined,
+          quilometragem: pedido.quilometragem ?? anterior.quilometragem,
+        });
+        if (pedido.cria_ordem_manut && ordem === undefined) {
+          await abrirOrdem(tx, {
+            ...anterior,
+            ...dados,
+            descricao: pedido.descricao,
+          });
+        }
+        return (await r.detalhada(id))!;
+      });
+    },
+
+    /** Deletes that inspection only; its maintenance order stays, unlinked. */
+    async excluir(id: number): Promise<void> {
+      if (!(await repo.excluir(id))) throw naoEncontrada('Vistoria');
+    },
+  };
+}
+export type ServicoVistorias = ReturnType<typeof criarServicoVistorias>;

@@ -1,0 +1,56 @@
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
+import cookie from '@fastify/cookie';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import type { OpcoesLocadora } from './contexto.js';
+import { criarServicos } from './servicos.js';
+import { criarGuardas } from './http/autenticacao.js';
+import { instalarTratadorDeErros } from './http/tratador-de-erros.js';
+import { validadorEmPortugues } from './http/validacao.js';
+import { rotasDeContas } from './modules/contas/rotas.js';
+import { rotasDeVistorias } from './modules/vistorias/rotas.js';
+import { rotasDeManutencoes } from './modules/manutencoes/rotas.js';
+import { rotasDeCategorias } from './modules/frota/rotas-categorias.js';
+import { rotasDeEstoques } from './modules/frota/rotas-estoques.js';
+import { rotasDeModelos } from './modules/frota/rotas-modelos.js';
+import { rotasDeVeiculos } from './modules/frota/rotas-veiculos.js';
+import { rotasDeReferencia } from './modules/frota/rotas-referencia.js';
+import { rotasDeInfracoes } from './modules/infracoes/rotas.js';
+import { rotasDeAvaliacoes } from './modules/avaliacoes/rotas.js';
+import { rotasDePrivacidade } from './modules/privacidade/rotas.js';
+import { rotasDeLocacoes } from './modules/locacoes/rotas.js';
+
+/**
+ * The rental API under `/api`: its own validator (Portuguese messages), error and 404
+ * handlers, encapsulated so the other half of the product keeps its own.
+ */
+const api: FastifyPluginAsync<OpcoesLocadora> = async (app, opcoes) => {
+  app.setValidatorCompiler(validadorEmPortugues);
+  app.setSerializerCompiler(serializerCompiler);
+  instalarTratadorDeErros(app);
+  await app.register(cookie);
+  app.decorateRequest('usuario', null);
+
+  const servicos = criarServicos(opcoes);
+  const contexto = { servicos, guardas: criarGuardas(servicos.contas) };
+  await app.register(rotasDeContas, contexto);
+  await app.register(rotasDeVistorias, contexto);
+  await app.register(rotasDeManutencoes, contexto);
+  await app.register(rotasDeCategorias, contexto);
+  await app.register(rotasDeEstoques, contexto);
+  await app.register(rotasDeModelos, contexto);
+  await app.register(rotasDeVeiculos, contexto);
+  await app.register(rotasDeReferencia, contexto);
+  await app.register(rotasDeInfracoes, contexto);
+  await app.register(rotasDeAvaliacoes, contexto);
+  await app.register(rotasDePrivacidade, contexto);
+  await app.register(rotasDeLocacoes, contexto);
+};
+
+/** Registers the rental API under `/api`. */
+export const locadoraApi = fp<OpcoesLocadora>(
+  async (app, opcoes) => {
+    await app.register(api, { ...opcoes, prefix: '/api' });
+  },
+  { name: 'locadora-api', fastify: '5.x' },
+);
