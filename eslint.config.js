@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 // One-way dependencies between the product's packages (docs/decisions/001), enforced with
 // ESLint's own no-restricted-imports: packages import each other by name only, so a rule on the
@@ -36,6 +37,36 @@ const zones = [
         ['@locadora/api', '@locadora/contract', '@locadora/server'],
         'The database layer knows no product half.',
       ),
+    ],
+  },
+  {
+    files: ['apps/web/src/**'],
+    patterns: [
+      forbid(
+        ['@locadora/api', '@locadora/db', '@locadora/server', 'fastify', 'drizzle-orm', 'pg'],
+        'The web app runs in the browser: it talks to the server over HTTP only.',
+      ),
+    ],
+  },
+  // bulletproof-react's one-way flow: shared code -> features -> app. A feature imports only
+  // itself and shared code, so features can be changed (or removed) one at a time.
+  {
+    files: ['apps/web/src/{components,lib,config}/**'],
+    patterns: [
+      {
+        group: ['**/features/**', '**/app/**'],
+        message: 'Shared code imports no feature or app code.',
+      },
+    ],
+  },
+  {
+    files: ['apps/web/src/features/**'],
+    patterns: [
+      { group: ['**/app/**'], message: 'Features do not import the app shell.' },
+      {
+        regex: '^\\.\\./\\.\\./(?!\\.\\./)[^.]',
+        message: 'A feature imports only itself and shared code, never another feature.',
+      },
     ],
   },
   {
@@ -75,6 +106,12 @@ export default tseslint.config(
         fastify,
       ]),
     },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
   },
   prettier,
 );

@@ -16,6 +16,7 @@ import type { Configuracao } from './configuracao.js';
 import { segredosDoDiretorio } from './segredos.js';
 import { opcoesDeRegistro } from './registro.js';
 import { rotaDeSaude } from './saude.js';
+import { origensExternas, rotasDoWeb } from './web.js';
 
 export interface OpcoesDoApp {
   /** Where log lines go (tests capture them); standard output by default. */
@@ -60,13 +61,17 @@ export async function construirApp(
   }
   app.log.info({ driver: banco.driver }, 'database ready');
 
+  // The web app runs under a strict policy: its own scripts only, tiles from the configured map
+  // server, frames only from the configured BI report. Swagger UI gets its own, below.
+  const externas = origensExternas(config);
   await app.register(helmet, {
-    // Swagger UI loads its own inline styles and scripts.
     contentSecurityPolicy: {
       directives: {
-        'script-src': ["'self'", "'unsafe-inline'"],
+        'script-src': ["'self'"],
         'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:'],
+        'img-src': ["'self'", 'data:', externas.tiles],
+        'connect-src': ["'self'"],
+        'frame-src': externas.relatorioBi ? [externas.relatorioBi] : ["'none'"],
       },
     },
   });
@@ -85,9 +90,19 @@ export async function construirApp(
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(async (docs) => {
+    // Swagger UI needs inline scripts; only its pages get the looser policy.
+    docs.addHook('onSend', async (_request, reply) => {
+      reply.header(
+        'content-security-policy',
+        "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
+      );
+    });
+    await docs.register(swaggerUi, { routePrefix: '/docs' });
+  });
 
   await app.register(rotaDeSaude, { banco });
+  await app.register(rotasDoWeb, { config });
   await app.register(locadoraApi, {
     db: banco.db,
     segredoJwt: config.JWT_SECRET ?? segredosDoDiretorio(config.DATA_DIR).jwtSecret,

@@ -32,6 +32,18 @@ export const esquemaDeConfiguracao = z.object({
   FINE_DRIVER_INDICATION_DAYS: inteiro(30, 1, 365),
   SEED_DEMO_ACCOUNTS: booleano(true),
   TRUST_PROXY: booleano(false),
+  /** Built web app to serve; apps/web/dist by default (`npm start` builds it). */
+  WEB_DIST_DIR: z.string().min(1).optional(),
+  /** Map tiles for the location screen ({z}/{x}/{y} template); any OSM-compatible server. */
+  MAP_TILE_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/]+\/.*\{z\}.*\{x\}.*\{y\}/, {
+      error: 'must be an http(s) URL template with {z}, {x} and {y}',
+    })
+    .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  MAP_ATTRIBUTION: z.string().min(1).default('© OpenStreetMap contributors'),
+  /** An external BI report shown in a frame on the dashboard, beside the built-in charts. */
+  DASHBOARD_BI_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
 });
 
 export type Configuracao = z.output<typeof esquemaDeConfiguracao>;
