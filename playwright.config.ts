@@ -12,7 +12,8 @@ const porta = Number(process.env.E2E_PORT ?? 3100);
 
 export default defineConfig({
   testDir: 'e2e',
-  outputDir: 'test-results/e2e',
+  // Separate runs at once (several engineers on one machine) each need their own folder.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results/e2e',
   fullyParallel: true,
   workers: 2,
   retries: 0,
