@@ -19,8 +19,18 @@ export const textoOpcional = (rotulo: string, max = 2000) =>
     .nullish()
     .transform((v) => (v ? v : null));
 
+/**
+ * Numbers arrive as JSON numbers or as form strings ("1", "89.9"). Coercion alone would read an
+ * empty box ("" or "  ") or null as 0 and store it; they count as missing instead.
+ */
+const vazioComoAusente = (v: unknown) =>
+  v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v;
+
 /** A positive integer id; numeric strings are accepted (forms send "1"). */
 export const id = (rotulo: string) =>
+  z.preprocess(vazioComoAusente, idNumerico(rotulo));
+
+const idNumerico = (rotulo: string) =>
   z.coerce
     .number({ error: `Informe ${rotulo}.` })
     .int({ error: `${capitalizar(rotulo)} ${flexionar(rotulo, 'inválido')}.` })
@@ -28,6 +38,9 @@ export const id = (rotulo: string) =>
     .max(2_147_483_647, { error: `${capitalizar(rotulo)} ${flexionar(rotulo, 'inválido')}.` });
 
 export const dinheiro = (rotulo: string, { positivo = true } = {}) =>
+  z.preprocess(vazioComoAusente, dinheiroNumerico(rotulo, positivo));
+
+const dinheiroNumerico = (rotulo: string, positivo: boolean) =>
   z.coerce
     .number({ error: `Informe ${rotulo} em reais.` })
     .refine((v) => Number.isFinite(v), { error: `Informe ${rotulo} em reais.` })
@@ -42,6 +55,9 @@ export const dinheiro = (rotulo: string, { positivo = true } = {}) =>
     });
 
 export const inteiroNaoNegativo = (rotulo: string, max = 10_000_000) =>
+  z.preprocess(vazioComoAusente, inteiroNumerico(rotulo, max));
+
+const inteiroNumerico = (rotulo: string, max: number) =>
   z.coerce
     .number({ error: `Informe ${rotulo}.` })
     .int({ error: `${capitalizar(rotulo)} deve ser um número inteiro.` })

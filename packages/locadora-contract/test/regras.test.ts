@@ -99,6 +99,21 @@ describe('Portuguese field messages', () => {
     expect(flexionar('valor', 'negativo')).toBe('negativo');
   });
 
+  it('reads an empty box or null as missing, never as zero', () => {
+    for (const vazio of ['', '   ', null]) {
+      expect(mensagem(inteiroNaoNegativo('a quantidade').safeParse(vazio))).toBe(
+        'Informe a quantidade.',
+      );
+      expect(mensagem(dinheiro('o valor', { positivo: false }).safeParse(vazio))).toBe(
+        'Informe o valor em reais.',
+      );
+      expect(mensagem(id('a categoria').safeParse(vazio))).toBe('Informe a categoria.');
+    }
+    expect(inteiroNaoNegativo('a quantidade').parse('0')).toBe(0);
+    expect(dinheiro('o valor').parse('89.9')).toBe(89.9);
+    expect(inteiroNaoNegativo('a quilometragem').optional().parse(undefined)).toBeUndefined();
+  });
+
   it('names the field in agreement', () => {
     expect(mensagem(inteiroNaoNegativo('a quantidade').safeParse(-1))).toBe(
       'Quantidade não pode ser negativa.',
