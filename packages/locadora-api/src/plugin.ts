@@ -19,6 +19,7 @@ import { rotasDeInfracoes } from './modules/infracoes/rotas.js';
 import { rotasDeAvaliacoes } from './modules/avaliacoes/rotas.js';
 import { rotasDePrivacidade } from './modules/privacidade/rotas.js';
 import { rotasDeLocacoes } from './modules/locacoes/rotas.js';
+import { rotasDoPainel } from './modules/painel/rotas.js';
 
 /**
  * The rental API under `/api`: its own validator (Portuguese messages), error and 404
@@ -45,6 +46,7 @@ const api: FastifyPluginAsync<OpcoesLocadora> = async (app, opcoes) => {
   await app.register(rotasDeAvaliacoes, contexto);
   await app.register(rotasDePrivacidade, contexto);
   await app.register(rotasDeLocacoes, contexto);
+  await app.register(rotasDoPainel, { ...contexto, opcoes });
 };
 
 /** Registers the rental API under `/api`. */
