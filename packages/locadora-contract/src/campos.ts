@@ -27,8 +27,7 @@ const vazioComoAusente = (v: unknown) =>
   v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v;
 
 /** A positive integer id; numeric strings are accepted (forms send "1"). */
-export const id = (rotulo: string) =>
-  z.preprocess(vazioComoAusente, idNumerico(rotulo));
+export const id = (rotulo: string) => z.preprocess(vazioComoAusente, idNumerico(rotulo));
 
 const idNumerico = (rotulo: string) =>
   z.coerce
