@@ -121,6 +121,13 @@ describe('matching a fine to a contract (service on its own database)', () => {
       retiradaEm: '2025-12-20T09:00:00-03:00',
       devolvidaEm: '2025-12-22T09:00:00-03:00',
     });
+    // Picked up at 10:15:30; a fine entered as 10:15 (forms go to the minute) is still its own.
+    await contrato('segundosB', {
+      veiculoId: b!.id,
+      status: 'retirada',
+      inicio: '2026-02-01T10:15:30-03:00',
+      retiradaEm: '2026-02-01T10:15:30-03:00',
+    });
     await contrato('devolvidaB', {
       veiculoId: b!.id,
       status: 'devolvida',
@@ -158,6 +165,8 @@ describe('matching a fine to a contract (service on its own database)', () => {
     ['B', '2026-01-12T10:00:00-03:00', 'devolvidaB'],
     ['B', '2026-01-13T09:00:00-03:00', 'devolvidaB'],
     ['B', '2026-01-13T09:00:01-03:00', null],
+    ['B', '2026-02-01T10:15:00-03:00', 'segundosB'],
+    ['B', '2026-02-01T10:14:59-03:00', null],
   ] as const)('vehicle %s at %s -> contract %s', async (veiculo, dataHora, esperado) => {
     const registrada = await multa(placas[veiculo], dataHora);
     expect(registrada.locacaoId).toBe(esperado === null ? null : contratos[esperado]);

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNull, lte, or, type SQL } from 'drizzle-orm';
+import { sql, and, desc, eq, gte, inArray, isNull, lte, or, type SQL } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
 import { infracoes, locacoes, veiculos } from '../../db/schema.js';
 
@@ -64,7 +64,9 @@ export function criarRepositorioInfracoes(db: Database) {
           and(
             eq(locacoes.veiculoId, veiculoId),
             inArray(locacoes.status, ['retirada', 'devolvida']),
-            lte(locacoes.retiradaEm, momento),
+            // Fines are written to the minute and pickups to the millisecond: a fine in the
+            // pickup's own minute belongs to that contract.
+            lte(sql`date_trunc('minute', ${locacoes.retiradaEm})`, momento),
             or(isNull(locacoes.devolvidaEm), gte(locacoes.devolvidaEm, momento)),
           ),
         )
