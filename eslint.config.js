@@ -20,6 +20,11 @@ const forbid = (names, message) => ({
   message,
 });
 
+const sinoClientKnowsNoLocadora = forbid(
+  ['@locadora/api', '@locadora/contract', '@locadora/web', '@locadora/server'],
+  "Sino's client is Sino's: it knows nothing of Locadora (docs/decisions/011).",
+);
+
 const zones = [
   {
     files: ['packages/locadora-contract/**'],
@@ -46,6 +51,10 @@ const zones = [
         ['@locadora/api', '@locadora/db', '@locadora/server', 'fastify', 'drizzle-orm', 'pg'],
         'The web app runs in the browser: it talks to the server over HTTP only.',
       ),
+      forbid(
+        ['@sino/core', '@sino/client'],
+        "Sino's server API takes a secret API key, which never reaches the browser: the bell uses the widget API.",
+      ),
     ],
   },
   // bulletproof-react's one-way flow: shared code -> features -> app. A feature imports only
@@ -71,7 +80,55 @@ const zones = [
   },
   {
     files: ['packages/locadora-api/**'],
-    patterns: [forbid(['@locadora/server'], 'Packages never import the apps that compose them.')],
+    patterns: [
+      forbid(['@locadora/server'], 'Packages never import the apps that compose them.'),
+      forbid(
+        ['@sino/core'],
+        'Locadora reaches Sino through its HTTP API, like any customer: use @sino/client (docs/decisions/011).',
+      ),
+    ],
+  },
+  // Sino is a product of its own: Locadora reaches it only through its HTTP API.
+  {
+    files: ['packages/sino-core/**'],
+    patterns: [
+      forbid(
+        ['@locadora/api', '@locadora/contract', '@locadora/web', '@locadora/server'],
+        'Sino knows nothing of Locadora (docs/decisions/009).',
+      ),
+    ],
+  },
+  // Sino's typed client: its scripts and tests build Sino to read its routes; the client itself
+  // (src) is the generated types over openapi-fetch, and carries no server code to its users.
+  {
+    files: ['packages/sino-client/**'],
+    patterns: [sinoClientKnowsNoLocadora],
+  },
+  {
+    files: ['packages/sino-client/src/**'],
+    patterns: [
+      sinoClientKnowsNoLocadora,
+      forbid(
+        [
+          '@sino/core',
+          '@locadora/db',
+          'fastify',
+          '@fastify/*',
+          'drizzle-orm',
+          'openapi-typescript',
+        ],
+        'The client talks HTTP only: the generated types (src/schema.d.ts) describe Sino, only scripts and tests build it (docs/decisions/011).',
+      ),
+    ],
+  },
+  {
+    files: ['packages/shared/**'],
+    patterns: [
+      forbid(
+        ['@sino/core', '@locadora/api', '@locadora/db', 'fastify', 'drizzle-orm'],
+        "Sino's shared vocabulary runs anywhere, the browser included: it depends on nothing.",
+      ),
+    ],
   },
 ];
 

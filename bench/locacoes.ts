@@ -1,22 +1,26 @@
 /**
  * Load benchmark of the rental API on PostgreSQL with 100,000 reservations in the table:
  * creating reservations (availability check + insert under the category lock) and listing them,
- * each at a fixed 200 requests per second, then listing at full speed.
+ * each at a fixed 200 requests per second, then both at full speed. See bench/README.md.
  *
  *   npm run bench:locacoes                       # uses postgres://postgres@127.0.0.1:5432/postgres
  *   BENCH_DATABASE_URL=postgres://... npm run bench:locacoes
+ *   BENCH_KEEP_DATABASE=1 npm run bench:locacoes # keep the database afterwards, for EXPLAIN
+ *   BENCH_SCENARIOS=criar,listar npm run bench:locacoes   # a subset (criar, listar, equipe,
+ *                                                        # listar-max, criar-max)
  *
- * It creates a throw-away database, starts the real server as a child process (so the load
- * generator does not share its event loop), seeds the data with SQL, runs autocannon, prints
- * p50/p99/requests per second and the EXPLAIN of the availability query, and drops the database.
+ * It creates a throw-away database, starts the real server as a child process, seeds the data
+ * with SQL, generates the load with autocannon in a child process (bench/carga.ts), prints
+ * latency percentiles, requests per second and CPU time per request of the server, PostgreSQL
+ * and the load generator, the EXPLAIN ANALYZE of the availability query, and drops the database.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import pg from 'pg';
+import type { PedidoDeCarga, ResultadoDaCarga } from './carga.js';
 
 const SERVIDOR = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PORTA = Number(process.env.BENCH_PORT ?? 3199);
@@ -26,11 +30,15 @@ const VEICULOS_EXTRAS = 2_000;
 const CLIENTES = 1_000;
 const TAXA = Number(process.env.BENCH_RATE ?? 200);
 const DURACAO = Number(process.env.BENCH_SECONDS ?? 30);
+const POOL = process.env.BENCH_POOL_MAX ?? '20';
+const MANTER_BANCO = process.env.BENCH_KEEP_DATABASE === '1';
+const CENARIOS = process.env.BENCH_SCENARIOS?.split(',');
 const raiz = fileURLToPath(new URL('..', import.meta.url));
 
 interface Medida {
   cenario: string;
   taxaAlvo: number | 'max';
+  conexoes: number;
   rps: number;
   p50: number;
   p90: number;
@@ -39,7 +47,48 @@ interface Medida {
   total: number;
   nao2xx: number;
   erros: number;
+  /** CPU milliseconds per request: the server process, every PostgreSQL process, the load generator. */
+  cpuMs: { servidor: number; postgres: number; carga: number };
+  /** Share of the machine's cores busy during the run (1 = every core). */
+  usoDaMaquina: number;
 }
+
+interface Cenario {
+  chave: string;
+  nome: string;
+  tipo: PedidoDeCarga['tipo'];
+  equipe?: boolean;
+  taxa: number | 'max';
+}
+
+const TODOS: Cenario[] = [
+  { chave: 'criar', nome: 'POST /api/Locacao (create)', tipo: 'criar', taxa: TAXA },
+  {
+    chave: 'listar',
+    nome: 'GET /api/Locacao (customer: own, 50 per page)',
+    tipo: 'listar',
+    taxa: TAXA,
+  },
+  {
+    chave: 'equipe',
+    nome: 'GET /api/Locacao (staff: all, 50 per page)',
+    tipo: 'listar',
+    equipe: true,
+    taxa: TAXA,
+  },
+  {
+    chave: 'listar-max',
+    nome: 'GET /api/Locacao (customer) at full speed',
+    tipo: 'listar',
+    taxa: 'max',
+  },
+  {
+    chave: 'criar-max',
+    nome: 'POST /api/Locacao (create) at full speed',
+    tipo: 'criar',
+    taxa: 'max',
+  },
+];
 
 async function main() {
   const nome = `bench_${Date.now().toString(36)}`;
@@ -70,23 +119,19 @@ async function main() {
       ).rows;
 
       const medidas: Medida[] = [];
-      medidas.push(
-        await medir('POST /api/Locacao (create)', TAXA, criarReserva(tokens, categorias)),
-      );
-      medidas.push(
-        await medir('GET /api/Locacao (customer: own, 50 per page)', TAXA, listar(tokens)),
-      );
-      medidas.push(
-        await medir('GET /api/Locacao (staff: all, 50 per page)', TAXA, listar([tokenEquipe])),
-      );
-      medidas.push(await medir('GET /api/Locacao (customer) at full speed', 'max', listar(tokens)));
-      medidas.push(
-        await medir(
-          'POST /api/Locacao (create) at full speed',
-          'max',
-          criarReserva(tokens, categorias),
-        ),
-      );
+      for (const c of TODOS.filter((c) => !CENARIOS || CENARIOS.includes(c.chave))) {
+        medidas.push(
+          await medir(c, servidor.pid!, {
+            base: BASE,
+            tipo: c.tipo,
+            tokens: c.equipe ? [tokenEquipe] : tokens,
+            categorias,
+            taxa: c.taxa,
+            conexoes: c.taxa === 'max' ? 20 : c.taxa,
+            segundos: DURACAO,
+          }),
+        );
+      }
 
       const total = (
         await banco.query<{ n: number }>('select count(*)::int as n from locadora.locacoes')
@@ -100,28 +145,38 @@ async function main() {
     servidor?.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
     rmSync(dataDir, { recursive: true, force: true });
-    const limpeza = new pg.Client({ connectionString: SERVIDOR });
-    await limpeza.connect();
-    await limpeza.query(`drop database if exists "${nome}" with (force)`);
-    await limpeza.end();
+    if (MANTER_BANCO) {
+      console.log(`database kept: ${url.toString()}`);
+    } else {
+      const limpeza = new pg.Client({ connectionString: SERVIDOR });
+      await limpeza.connect();
+      await limpeza.query(`drop database if exists "${nome}" with (force)`);
+      await limpeza.end();
+    }
   }
 }
 
 async function iniciarServidor(databaseUrl: string, dataDir: string): Promise<ChildProcess> {
-  const filho = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: raiz,
-    env: {
-      ...process.env,
-      PORT: String(PORTA),
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DATABASE_POOL_MAX: '20',
-      LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
+  // BENCH_SERVER_NODE_ARGS="--trace-gc" and the like, to see what the server does under load.
+  const argumentos = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const filho = spawn(
+    process.execPath,
+    [...argumentos, '--import', 'tsx', 'apps/server/src/main.ts'],
+    {
+      cwd: raiz,
+      env: {
+        ...process.env,
+        PORT: String(PORTA),
+        HOST: '127.0.0.1',
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
+        DATABASE_POOL_MAX: POOL,
+        LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   for (let i = 0; i < 120; i++) {
     await new Promise((r) => setTimeout(r, 500));
     if (filho.exitCode !== null) throw new Error(`server exited with ${filho.exitCode}`);
@@ -207,79 +262,106 @@ async function entrar(email: string, senha: string): Promise<string> {
   return ((await r.json()) as { jwtToken: string }).jwtToken;
 }
 
-type Requisicao = autocannon.Request;
-
-function criarReserva(tokens: string[], categorias: { id: number; modelo: string }[]): Requisicao {
-  let n = 0;
-  const hoje = Date.now();
-  return {
-    method: 'POST',
-    path: '/api/Locacao',
-    setupRequest: (req) => {
-      n++;
-      const categoria = categorias[n % categorias.length]!;
-      // Pickups spread over the next year, 1 to 5 days long.
-      const inicio = new Date(hoje + (2 + (n % 360)) * 86_400_000);
-      const fim = new Date(inicio.getTime() + (1 + (n % 5)) * 86_400_000);
-      const dia = (d: Date) => d.toISOString().slice(0, 10);
-      return {
-        ...req,
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${tokens[n % tokens.length]}`,
-        },
-        body: JSON.stringify({
-          id_local: 1 + (n % 2),
-          id_categoria: categoria.id,
-          modelo_veiculo: categoria.modelo,
-          data_retirada: dia(inicio),
-          hora_retirada: '10:00',
-          data_entrega: dia(fim),
-          hora_entrega: '10:00',
-          id_adicional: 1 + (n % 4),
-        }),
-      };
-    },
-  };
+/** Runs the load generator as a child process; resolves with its samples and its CPU time. */
+function carga(pedido: PedidoDeCarga): Promise<ResultadoDaCarga> {
+  return new Promise((resolve, reject) => {
+    const filho = fork(join(raiz, 'bench/carga.ts'), {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let resultado: ResultadoDaCarga | undefined;
+    filho.once('message', (m: { ok?: ResultadoDaCarga; erro?: string }) => {
+      if (m.ok) resultado = m.ok;
+      else reject(new Error(m.erro));
+    });
+    filho.once('error', reject);
+    filho.once('exit', (codigo) => {
+      if (resultado) resolve(resultado);
+      else reject(new Error(`load generator exited with ${codigo}`));
+    });
+    filho.send(pedido);
+  });
 }
 
-function listar(tokens: string[]): Requisicao {
-  let n = 0;
-  return {
-    method: 'GET',
-    path: '/api/Locacao?limite=50',
-    setupRequest: (req) => ({
-      ...req,
-      headers: { authorization: `Bearer ${tokens[n++ % tokens.length]}` },
-    }),
-  };
+/** CPU ticks (user + system) per process, from /proc: the server and every PostgreSQL process. */
+function ticksDe(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const campos = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      total += Number(campos[11]) + Number(campos[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
 }
+
+function processosDoPostgres(): Map<number, number> {
+  const ticks = new Map<number, number>();
+  for (const nome of readdirSync('/proc')) {
+    if (!/^\d+$/.test(nome)) continue;
+    try {
+      if (readFileSync(`/proc/${nome}/comm`, 'utf8').trim() === 'postgres')
+        ticks.set(Number(nome), ticksDe([Number(nome)]));
+    } catch {
+      // Gone.
+    }
+  }
+  return ticks;
+}
+
+// Linux reports process times in clock ticks of 10 ms (USER_HZ = 100).
+const MS_POR_TICK = 10;
 
 async function medir(
-  cenario: string,
-  taxa: number | 'max',
-  requisicao: Requisicao,
+  cenario: Cenario,
+  pidServidor: number,
+  pedido: PedidoDeCarga,
 ): Promise<Medida> {
   // A short warm-up (JIT, connection pool) before the measured run.
-  await autocannon({ url: BASE, connections: 10, duration: 3, requests: [requisicao] });
-  const r = await autocannon({
-    url: BASE,
-    connections: taxa === 'max' ? 20 : 50,
-    duration: DURACAO,
-    ...(taxa !== 'max' && { overallRate: taxa }),
-    requests: [requisicao],
-  });
+  await carga({ ...pedido, taxa: 'max', conexoes: 10, segundos: 3 });
+  const pgAntes = processosDoPostgres();
+  const servidorAntes = ticksDe([pidServidor]);
+  const r = await carga(pedido);
+  const cargaMs = r.cpuMs;
+  const servidorMs = (ticksDe([pidServidor]) - servidorAntes) * MS_POR_TICK;
+  let postgresMs = 0;
+  for (const [pid, ticks] of processosDoPostgres()) {
+    postgresMs += (ticks - (pgAntes.get(pid) ?? 0)) * MS_POR_TICK;
+  }
+  const ordenadas = Float64Array.from(r.latencias).sort();
+  const percentil = (p: number) =>
+    Math.round(ordenadas[Math.max(0, Math.ceil(p * ordenadas.length) - 1)]! * 10) / 10;
+  const total = ordenadas.length;
+  const porRequisicao = (ms: number) => Math.round((ms / r.respostas) * 100) / 100;
   const medida: Medida = {
-    cenario,
-    taxaAlvo: taxa,
-    rps: Math.round(r.requests.average),
-    p50: r.latency.p50,
-    p90: r.latency.p90,
-    p99: r.latency.p99,
-    max: r.latency.max,
-    total: r.requests.total,
-    nao2xx: r.non2xx,
-    erros: r.errors,
+    cenario: cenario.nome,
+    taxaAlvo: cenario.taxa,
+    conexoes: pedido.conexoes,
+    rps: Math.round(total / r.duracao),
+    p50: percentil(0.5),
+    p90: percentil(0.9),
+    p99: percentil(0.99),
+    max: percentil(1),
+    total,
+    nao2xx: Object.entries(r.status)
+      .filter(([codigo]) => !codigo.startsWith('2'))
+      .reduce((soma, [, n]) => soma + n, 0),
+    erros: r.erros,
+    cpuMs: {
+      servidor: porRequisicao(servidorMs),
+      postgres: porRequisicao(postgresMs),
+      carga: porRequisicao(cargaMs),
+    },
+    // CPU per request times requests per second, over the machine's cores.
+    usoDaMaquina:
+      Math.round(
+        ((((servidorMs + postgresMs + cargaMs) / r.respostas) * (total / r.duracao)) /
+          1000 /
+          availableParallelism()) *
+          100,
+      ) / 100,
   };
   console.log(JSON.stringify(medida));
   return medida;
@@ -304,12 +386,15 @@ async function explicarDisponibilidade(banco: pg.Client, categoriaId: number): P
 function relatar(medidas: Medida[], total: number, plano: string) {
   const linhas = [
     `reservations in the table at the end: ${total}`,
+    `load average at the end (1, 5, 15 min): ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')}`,
     '',
-    '| scenario | target rate | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx |',
-    '|---|---|---|---|---|---|---|---|',
+    '| scenario | target rate | connections | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | CPU ms/req server | CPU ms/req PostgreSQL | CPU ms/req load generator | machine busy |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...medidas.map(
       (m) =>
-        `| ${m.cenario} | ${m.taxaAlvo === 'max' ? 'max' : `${m.taxaAlvo}/s`} | ${m.rps} | ${m.p50} | ${m.p90} | ${m.p99} | ${m.max} | ${m.nao2xx} |`,
+        `| ${m.cenario} | ${m.taxaAlvo === 'max' ? 'max' : `${m.taxaAlvo}/s`} | ${m.conexoes} | ${m.rps} | ${m.p50} | ${m.p90} | ${m.p99} | ${m.max} | ${m.nao2xx} | ${m.cpuMs.servidor} | ${m.cpuMs.postgres} | ${m.cpuMs.carga} | ${Math.round(m.usoDaMaquina * 100)}% |`,
     ),
     '',
     'EXPLAIN ANALYZE of the availability check:',
@@ -321,7 +406,11 @@ function relatar(medidas: Medida[], total: number, plano: string) {
   mkdirSync(join(raiz, 'bench/results'), { recursive: true });
   writeFileSync(
     join(raiz, 'bench/results/locacoes.json'),
-    JSON.stringify({ data: new Date().toISOString(), total, medidas, plano }, null, 2),
+    JSON.stringify(
+      { data: new Date().toISOString(), cargaMedia: loadavg(), total, medidas, plano },
+      null,
+      2,
+    ),
   );
 }
 

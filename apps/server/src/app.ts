@@ -11,9 +11,12 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { openDatabase } from '@locadora/db';
-import { locadoraApi, migracoesLocadora, semearDados } from '@locadora/api';
+import { garantirFluxos, locadoraApi, migracoesLocadora, semearDados } from '@locadora/api';
+import { sinoCore, sinoMigrations, type DevelopmentCredentials } from '@sino/core';
 import type { Configuracao } from './configuracao.js';
-import { segredosDoDiretorio } from './segredos.js';
+import { segredosDoDiretorio, type Segredos } from './segredos.js';
+import { guardarCredenciaisSino } from './credenciais-sino.js';
+import { chaveSinoDoDiretorio, clienteSinoLocal } from './sino-local.js';
 import { opcoesDeRegistro } from './registro.js';
 import { rotaDeSaude } from './saude.js';
 import { origensExternas, rotasDoWeb } from './web.js';
@@ -23,6 +26,13 @@ export interface OpcoesDoApp {
   destinoDosLogs?: DestinationStream;
   /** Fixed clock for the rental rules (tests). */
   agora?: () => Date;
+  /** Check every response against its route's schema before writing it (tests). */
+  conferirRespostas?: boolean;
+  /**
+   * Receives Sino's development credentials when the first start creates them; by default they
+   * are printed and written to `<DATA_DIR>/sino-development.json`.
+   */
+  aoCriarCredenciaisSino?: (credenciais: DevelopmentCredentials) => void;
 }
 
 /**
@@ -53,7 +63,7 @@ export async function construirApp(
   });
   app.addHook('onClose', () => banco.close());
   try {
-    await banco.migrate([migracoesLocadora]);
+    await banco.migrate([migracoesLocadora, sinoMigrations]);
     await semearDados(banco.db, { contasDemo: config.SEED_DEMO_ACCOUNTS });
   } catch (erro) {
     await banco.close();
@@ -103,9 +113,28 @@ export async function construirApp(
 
   await app.register(rotaDeSaude, { banco });
   await app.register(rotasDoWeb, { config });
+  // Read (or generated) only when the environment leaves one of them unset.
+  let doDiretorio: Segredos | undefined;
+  const segredo = (nome: keyof Segredos) =>
+    (doDiretorio ??= segredosDoDiretorio(config.DATA_DIR))[nome];
+
+  await app.register(sinoCore, {
+    db: banco.db,
+    database: banco,
+    redisUrl: config.REDIS_URL,
+    runWorkers: config.ROLE === 'all' || config.ROLE === 'worker',
+    widgetTokenSecret: config.SINO_WIDGET_JWT_SECRET ?? segredo('sinoWidgetSecret'),
+    encryptionKey: config.SINO_ENCRYPTION_KEY ?? segredo('sinoEncryptionKey'),
+  });
+  const credenciais = await app.sino.identity.bootstrapDevelopment(config.SINO_ORGANIZATION_NAME);
+  if (credenciais) {
+    if (opcoes.aoCriarCredenciaisSino) opcoes.aoCriarCredenciaisSino(credenciais);
+    else guardarCredenciaisSino(config.DATA_DIR, credenciais, app.log);
+  }
+
   await app.register(locadoraApi, {
     db: banco.db,
-    segredoJwt: config.JWT_SECRET ?? segredosDoDiretorio(config.DATA_DIR).jwtSecret,
+    segredoJwt: config.JWT_SECRET ?? segredo('jwtSecret'),
     regras: {
       intervaloEntreLocacoesHoras: config.RENTAL_TURNAROUND_HOURS,
       prazoIndicacaoCondutorDias: config.FINE_DRIVER_INDICATION_DAYS,
@@ -120,6 +149,19 @@ export async function construirApp(
       bloqueioMinutos: config.LOGIN_BLOCK_MINUTES,
     },
     ...(opcoes.agora && { agora: opcoes.agora }),
+    ...(opcoes.conferirRespostas && { conferirRespostas: true }),
   });
+  // Locadora's notification workflows, kept in Sino through its HTTP API like any customer's.
+  await app.ready();
+  const chaveSino =
+    config.SINO_API_KEY ?? credenciais?.apiKey ?? chaveSinoDoDiretorio(config.DATA_DIR);
+  if (chaveSino) {
+    const fluxos = await garantirFluxos(clienteSinoLocal(app, chaveSino));
+    app.log.info({ fluxos }, 'Sino: fluxos da Locadora garantidos');
+  } else {
+    app.log.warn(
+      'Sino: sem chave de API (SINO_API_KEY ou $DATA_DIR/sino-development.json); os fluxos da Locadora não foram conferidos',
+    );
+  }
   return app;
 }

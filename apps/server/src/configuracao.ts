@@ -22,7 +22,22 @@ export const esquemaDeConfiguracao = z.object({
     })
     .optional(),
   DATABASE_POOL_MAX: inteiro(10, 1, 200),
+  /** A Redis for Sino's job queue (BullMQ) and socket fan-out; the database queue when unset. */
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
+    .optional(),
+  /** What this process runs: everything, or one role of a scaled-out deployment. */
+  ROLE: z.enum(['all', 'api', 'worker', 'ws']).default('all'),
   JWT_SECRET: z.string().min(32, { error: 'must have at least 32 characters' }).optional(),
+  SINO_WIDGET_JWT_SECRET: z
+    .string()
+    .min(32, { error: 'must have at least 32 characters' })
+    .optional(),
+  SINO_ENCRYPTION_KEY: z.string().min(32, { error: 'must have at least 32 characters' }).optional(),
+  /** Key of Sino's server API Locadora uses; the first start's key in the data folder otherwise. */
+  SINO_API_KEY: z.string().min(32, { error: 'must have at least 32 characters' }).optional(),
+  /** Name of the organization the first start creates in Sino. */
+  SINO_ORGANIZATION_NAME: z.string().min(1).default('Locadora'),
   ACCESS_TOKEN_TTL_MINUTES: inteiro(15, 1, 24 * 60),
   SESSION_TTL_DAYS: inteiro(30, 1, 365),
   LOGIN_MAX_FAILURES: inteiro(5, 1, 1_000),

@@ -1,6 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createTestDatabase } from '@locadora/db/testing';
 import { CONTAS_DEMO } from '@locadora/api';
+import type { DevelopmentCredentials } from '@sino/core';
 import { lerConfiguracao } from '../src/configuracao.js';
 import { construirApp } from '../src/app.js';
 
@@ -11,6 +12,8 @@ export interface AppDeTeste {
   app: FastifyInstance;
   /** Every log line the app wrote, for assertions on what is (not) logged. */
   logs: string[];
+  /** Sino's development credentials, created by the first start. */
+  sino: DevelopmentCredentials;
   /** Access token of the seeded demo account of that role. */
   tokenDe(papel: Papel): Promise<string>;
   /** Signs up a new customer and returns its id and token. */
@@ -49,16 +52,21 @@ export async function criarAppDeTeste(
 ): Promise<AppDeTeste> {
   const banco = await createTestDatabase();
   const logs: string[] = [];
+  let sino: DevelopmentCredentials | undefined;
   const config = lerConfiguracao({
     PGLITE_DIR: 'memory://',
     DATABASE_URL: banco.url,
     JWT_SECRET: 'segredo-de-teste-com-mais-de-trinta-e-dois-caracteres',
+    SINO_WIDGET_JWT_SECRET: 'segredo-do-widget-de-teste-com-mais-de-32-caracteres',
+    SINO_ENCRYPTION_KEY: 'chave-de-cifra-de-teste-com-mais-de-32-caracteres',
     LOG_LEVEL: 'info',
     DATA_DIR: '/nonexistent-data-dir-tests-must-not-write',
     ...opcoes.ambiente,
   });
   const app = await construirApp(config, {
     destinoDosLogs: { write: (linha: string) => void logs.push(linha) },
+    conferirRespostas: true,
+    aoCriarCredenciaisSino: (c) => (sino = c),
     ...(opcoes.agora && { agora: opcoes.agora }),
   });
   const tokens = new Map<string, string>();
@@ -78,9 +86,11 @@ export async function criarAppDeTeste(
     return r.json<{ jwtToken: string }>().jwtToken;
   }
 
+  if (!sino) throw new Error('Sino did not create its development credentials');
   return {
     app,
     logs,
+    sino,
     chamar,
     async tokenDe(papel) {
       const conta = CONTAS_DEMO.find((c) => c.papel === papel)!;

@@ -33,6 +33,13 @@ export interface DatabaseHandle {
   migrate(migrations: Migrations[]): Promise<void>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * Runs raw SQL outside Drizzle, for libraries that bring their own statements (pg-boss).
+   * With `values` the text is one statement with `$1...` parameters; without, it may hold
+   * several statements (an explicit `BEGIN ... COMMIT` included) and the last one's rows are
+   * answered. A failed multi-statement text never leaves its connection inside a transaction.
+   */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   close(): Promise<void>;
 }
 
@@ -59,12 +66,34 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
       }
     },
     ping: () => pingWith(() => client.query('select 1')),
+    async executeSql(text, values) {
+      if (values?.length) {
+        // node-postgres sends undefined parameters as NULL; PGlite is given the same.
+        const result = await client.query(
+          text,
+          values.map((v) => (v === undefined ? null : v)),
+        );
+        return { rows: result.rows };
+      }
+      try {
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      } catch (error) {
+        // The one connection is shared by the whole process: an error inside the text's own
+        // BEGIN would leave every later query failing with "current transaction is aborted".
+        if (client.isInTransaction()) await client.exec('rollback');
+        throw error;
+      }
+    },
     close: () => client.close(),
   };
 }
 
 async function openPostgres(url: string, poolMax: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: poolMax });
+  // Idle connections are kept (at most `poolMax`): closing them after pg's default 10 s meant
+  // every burst of traffic paid for new backends (fork, catalogue caches, statements prepared
+  // again) while holding locks, which showed as periodic 50 ms stalls in bench/locacoes.ts.
+  const pool = new pg.Pool({ connectionString: url, max: poolMax, idleTimeoutMillis: 0 });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const db = drizzlePg(pool);
@@ -87,6 +116,26 @@ async function openPostgres(url: string, poolMax: number): Promise<DatabaseHandl
       }
     },
     ping: () => pingWith(() => db.execute(sql`select 1`)),
+    async executeSql(text, values) {
+      if (values?.length) {
+        const result = await pool.query(text, values);
+        return { rows: result.rows };
+      }
+      // Several statements answer one result each; the connection is held so that a failure
+      // inside the text's own BEGIN is rolled back before it returns to the pool.
+      const connection = await pool.connect();
+      let broken = false;
+      try {
+        const result: pg.QueryResult | pg.QueryResult[] = await connection.query(text);
+        return { rows: (Array.isArray(result) ? result.at(-1)?.rows : result.rows) ?? [] };
+      } catch (error) {
+        await connection.query('rollback').catch(() => (broken = true));
+        throw error;
+      } finally {
+        // A connection that cannot even roll back is discarded rather than pooled.
+        connection.release(broken);
+      }
+    },
     close: () => pool.end(),
   };
 }

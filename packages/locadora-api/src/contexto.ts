@@ -17,6 +17,8 @@ export interface OpcoesLocadora {
   login: { maximoFalhasPorEmail: number; maximoFalhasPorEndereco: number; bloqueioMinutos: number };
   /** The clock; tests may pass a fixed one. */
   agora?: () => Date;
+  /** Check every response against its schema before writing it (test suites). */
+  conferirRespostas?: boolean;
 }
 
 /** What every route module receives. */

@@ -11,3 +11,4 @@ export const migracoesLocadora: Migrations = {
   schema: 'locadora',
 };
 export { CONTAS_DEMO } from './seed/referencia.js';
+export { FLUXOS_LOCADORA, garantirFluxos } from './notificacoes/fluxos.js';

@@ -1,12 +1,12 @@
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync } from 'fastify';
 import cookie from '@fastify/cookie';
-import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { OpcoesLocadora } from './contexto.js';
 import { criarServicos } from './servicos.js';
 import { criarGuardas } from './http/autenticacao.js';
 import { instalarTratadorDeErros } from './http/tratador-de-erros.js';
 import { validadorEmPortugues } from './http/validacao.js';
+import { criarSerializadorDeRespostas } from './http/serializacao.js';
 import { rotasDeContas } from './modules/contas/rotas.js';
 import { rotasDeVistorias } from './modules/vistorias/rotas.js';
 import { rotasDeManutencoes } from './modules/manutencoes/rotas.js';
@@ -27,7 +27,7 @@ import { rotasDoPainel } from './modules/painel/rotas.js';
  */
 const api: FastifyPluginAsync<OpcoesLocadora> = async (app, opcoes) => {
   app.setValidatorCompiler(validadorEmPortugues);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(criarSerializadorDeRespostas({ conferir: opcoes.conferirRespostas }));
   instalarTratadorDeErros(app);
   await app.register(cookie);
   app.decorateRequest('usuario', null);

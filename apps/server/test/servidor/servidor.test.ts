@@ -179,6 +179,15 @@ describe('embedded database on disk', () => {
 
       const segredo = readFileSync(join(pasta, 'secrets.json'), 'utf8');
       expect(statSync(join(pasta, 'secrets.json')).mode & 0o777).toBe(0o600);
+      // Sino's first start: a development environment whose key opens the server API.
+      const arquivoSino = join(pasta, 'sino-development.json');
+      expect(statSync(arquivoSino).mode & 0o777).toBe(0o600);
+      const sino = JSON.parse(readFileSync(arquivoSino, 'utf8')) as {
+        applicationIdentifier: string;
+        apiKey: string;
+      };
+      expect(sino.apiKey).toMatch(/^[0-9a-f]{64}$/);
+      const credenciaisSino = readFileSync(arquivoSino, 'utf8');
 
       const segundo = await construirApp(config);
       const me = await segundo.inject({
@@ -188,8 +197,16 @@ describe('embedded database on disk', () => {
       });
       expect(me.statusCode).toBe(200);
       expect(me.json().email).toBe('persiste@example.com');
+      const sessao = await segundo.inject({
+        method: 'POST',
+        url: '/v1/widgets/session/initialize',
+        payload: { applicationIdentifier: sino.applicationIdentifier, subscriberId: 'u-1' },
+      });
+      expect(sessao.statusCode, sessao.body).toBe(201);
       await segundo.close();
       expect(readFileSync(join(pasta, 'secrets.json'), 'utf8')).toBe(segredo);
+      // Created once: the second start neither creates another environment nor rewrites it.
+      expect(readFileSync(arquivoSino, 'utf8')).toBe(credenciaisSino);
     } finally {
       rmSync(pasta, { recursive: true, force: true });
     }

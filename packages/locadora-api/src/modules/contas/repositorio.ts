@@ -6,7 +6,30 @@ import type { Papel } from '@locadora/contract/dominio';
 export type UsuarioRegistro = typeof usuarios.$inferSelect;
 export type NovoUsuario = typeof usuarios.$inferInsert;
 
+/** The user behind an unrevoked, unexpired session, if the account is still active. */
+function consultaDaSessao(db: Database) {
+  return db
+    .select({
+      id: usuarios.id,
+      nome: usuarios.nome,
+      email: usuarios.email,
+      papel: usuarios.papel,
+    })
+    .from(sessoes)
+    .innerJoin(usuarios, eq(usuarios.id, sessoes.usuarioId))
+    .where(
+      and(
+        eq(sessoes.id, sql.placeholder('sessaoId')),
+        isNull(sessoes.revogadaEm),
+        gt(sessoes.expiraEm, sql.placeholder('agora')),
+        eq(usuarios.ativo, true),
+      ),
+    );
+}
+
 export function criarRepositorioContas(db: Database) {
+  // Runs on every authenticated request: a named prepared statement, built once.
+  let sessao: ReturnType<ReturnType<typeof consultaDaSessao>['prepare']> | undefined;
   return {
     async inserir(dados: NovoUsuario): Promise<UsuarioRegistro> {
       const [criado] = await db.insert(usuarios).values(dados).returning();
@@ -66,23 +89,8 @@ export function criarRepositorioContas(db: Database) {
     },
     /** The user behind an unrevoked, unexpired session, if the account is still active. */
     async usuarioDaSessao(sessaoId: string, agora: Date) {
-      const [linha] = await db
-        .select({
-          id: usuarios.id,
-          nome: usuarios.nome,
-          email: usuarios.email,
-          papel: usuarios.papel,
-        })
-        .from(sessoes)
-        .innerJoin(usuarios, eq(usuarios.id, sessoes.usuarioId))
-        .where(
-          and(
-            eq(sessoes.id, sessaoId),
-            isNull(sessoes.revogadaEm),
-            gt(sessoes.expiraEm, agora),
-            eq(usuarios.ativo, true),
-          ),
-        );
+      sessao ??= consultaDaSessao(db).prepare('contas_usuario_da_sessao');
+      const [linha] = await sessao.execute({ sessaoId, agora });
       return linha;
     },
     async sessaoPorRefresh(refreshHash: string, agora: Date) {

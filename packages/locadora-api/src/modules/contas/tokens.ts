@@ -11,9 +11,23 @@ export interface ConteudoDoToken {
   papel: Papel;
 }
 
+// Tokens already verified, until they expire: a client sends the same token on every request
+// for its 15 minutes, and verifying it again (key import, HMAC on the thread pool, JSON) cost
+// more than the session query. Only tokens that passed jose's checks get here; the session is
+// still checked in the database on every request.
+const MAXIMO_VERIFICADOS = 10_000;
+
 /** Short-lived HS256 access tokens naming their session, so logout takes effect at once. */
 export function criarEmissorDeTokens(segredo: string, validadeMinutos: number) {
-  const chave = new TextEncoder().encode(segredo);
+  // Imported once: given raw bytes, jose imports the key again on every call.
+  const chave = crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(segredo),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
+  const verificados = new Map<string, { conteudo: ConteudoDoToken; expiraEm: number }>();
   return {
     validadeSegundos: validadeMinutos * 60,
     async emitir(c: ConteudoDoToken): Promise<string> {
@@ -24,19 +38,32 @@ export function criarEmissorDeTokens(segredo: string, validadeMinutos: number) {
         .setAudience(AUDIENCIA)
         .setIssuedAt()
         .setExpirationTime(`${validadeMinutos}m`)
-        .sign(chave);
+        .sign(await chave);
     },
     /** The token's content, or null when it is malformed, forged, expired or for another audience. */
     async verificar(token: string): Promise<ConteudoDoToken | null> {
+      // jose's rule: expired once `exp` is not after the current second.
+      const agora = Math.floor(Date.now() / 1000);
+      const conhecido = verificados.get(token);
+      if (conhecido) {
+        if (conhecido.expiraEm > agora) return conhecido.conteudo;
+        verificados.delete(token);
+        return null;
+      }
       try {
-        const { payload } = await jwtVerify(token, chave, {
+        const { payload } = await jwtVerify(token, await chave, {
           issuer: EMISSOR,
           audience: AUDIENCIA,
           algorithms: ['HS256'],
         });
         const usuarioId = Number(payload.sub);
         if (!Number.isInteger(usuarioId) || typeof payload.sid !== 'string') return null;
-        return { usuarioId, sessaoId: payload.sid, papel: payload.papel as Papel };
+        const conteudo = { usuarioId, sessaoId: payload.sid, papel: payload.papel as Papel };
+        if (typeof payload.exp === 'number') {
+          if (verificados.size >= MAXIMO_VERIFICADOS) verificados.clear();
+          verificados.set(token, { conteudo, expiraEm: payload.exp });
+        }
+        return conteudo;
       } catch {
         return null;
       }

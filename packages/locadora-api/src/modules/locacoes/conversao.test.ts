@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { TZDate } from '@date-fns/tz';
+import { FUSO_HORARIO } from '@locadora/contract/dominio';
 import {
   codigoDaLocacao,
+  dataEHoraLocais,
   dataLocal,
   horaLocal,
   idDoCodigo,
@@ -25,6 +28,33 @@ describe('local dates and hours (America/Sao_Paulo)', () => {
   it('follows the zone rules of the past (daylight saving until 2019)', () => {
     // January 2018 was summer time in Belo Horizonte: UTC-2.
     expect(instanteLocal('2018-01-15', '10:00').toISOString()).toBe('2018-01-15T12:00:00.000Z');
+  });
+
+  it('shows the same local date and hour as the zone rules, across rule changes', () => {
+    // Every 16 hours and 53 minutes from 2016 to 2021 (summer time began on 2016-10-16,
+    // 2017-10-15 and 2018-11-04 and ended until 2019-02-17), and each minute around two changes.
+    const instantes: number[] = [];
+    for (let t = Date.UTC(2016, 0, 1); t < Date.UTC(2021, 0, 1); t += 1013 * 60_000)
+      instantes.push(t);
+    for (const mudanca of [Date.UTC(2018, 10, 4, 3), Date.UTC(2019, 1, 17, 2)])
+      for (let t = mudanca - 90 * 60_000; t <= mudanca + 90 * 60_000; t += 60_000)
+        instantes.push(t);
+    for (const t of instantes) {
+      const z = new TZDate(t, FUSO_HORARIO);
+      const esperado = {
+        data: `${z.getFullYear()}-${String(z.getMonth() + 1).padStart(2, '0')}-${String(z.getDate()).padStart(2, '0')}`,
+        hora: `${String(z.getHours()).padStart(2, '0')}:${String(z.getMinutes()).padStart(2, '0')}`,
+      };
+      expect(dataEHoraLocais(new Date(t)), new Date(t).toISOString()).toEqual(esperado);
+    }
+    expect(dataEHoraLocais(new Date('2018-11-04T02:59:00Z'))).toEqual({
+      data: '2018-11-03',
+      hora: '23:59',
+    });
+    expect(dataEHoraLocais(new Date('2018-11-04T03:00:00Z'))).toEqual({
+      data: '2018-11-04',
+      hora: '01:00',
+    });
   });
 });
 

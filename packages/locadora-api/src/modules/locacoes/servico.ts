@@ -56,16 +56,20 @@ function motivoDoStatus(status: StatusLocacao, acao: 'alterada' | 'cancelada'): 
 
 /** The booking form checked against the catalogue, with the instants and the price. */
 interface PedidoConferido {
-  local: LocalRegistro;
+  local: { id: number; nome: string };
   categoriaId: number;
+  descricaoCategoria: string;
   modeloId: number;
+  nomeModelo: string;
   adicionalId: number;
+  descricaoAdicional: string;
   inicio: Date;
   fim: Date;
   orcamento: Orcamento;
 }
 
 type CamposDoFormulario = Omit<CotacaoPedido, 'observacao'>;
+type Catalogo = Awaited<ReturnType<RepositorioLocacoes['catalogoDoPedido']>>;
 
 export function criarServicoLocacoes(deps: DependenciasLocacoes) {
   const repo = criarRepositorioLocacoes(deps.db);
@@ -81,16 +85,40 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
     return l;
   }
 
-  /** The extra by id, else by its value in reais (the spec's form), else none. */
-  async function escolherAdicional(r: RepositorioLocacoes, pedido: CamposDoFormulario) {
-    if (pedido.id_adicional !== undefined) {
-      const a = await r.adicionalPorId(pedido.id_adicional);
-      if (!a) throw entradaInvalida('id_adicional', 'Adicional não encontrado.');
-      return a;
-    }
+  /**
+   * Looks up everything the form names in one statement (`catalogoDoPedido`); with `travar`,
+   * the category row stays locked until the transaction ends.
+   */
+  function catalogo(
+    r: RepositorioLocacoes,
+    pedido: CamposDoFormulario,
+    travar: boolean,
+    usuarioId?: number,
+  ): Promise<Catalogo> {
+    return r.catalogoDoPedido({
+      usuarioId,
+      localId: pedido.id_local,
+      categoriaId: pedido.id_categoria,
+      travarCategoria: travar,
+      nomeModelo: pedido.modelo_veiculo,
+      // The extra by id, else by its value in reais (the spec's form).
+      adicional:
+        pedido.id_adicional !== undefined
+          ? { id: pedido.id_adicional }
+          : { valorCentavos: reaisParaCentavos(pedido.custos_ad ?? 0) },
+    });
+  }
+
+  /** The extra the form chose, or the reason it names none. */
+  async function adicionalEscolhido(
+    r: RepositorioLocacoes,
+    pedido: CamposDoFormulario,
+    adicional: Catalogo['adicional'],
+  ) {
+    if (adicional) return adicional;
+    if (pedido.id_adicional !== undefined)
+      throw entradaInvalida('id_adicional', 'Adicional não encontrado.');
     const valor = reaisParaCentavos(pedido.custos_ad ?? 0);
-    const a = await r.adicionalPorValor(valor);
-    if (a) return a;
     const validos = (await r.valoresDosAdicionais())
       .map((v) => formatarReais(centavosParaReais(v)))
       .join(', ');
@@ -101,28 +129,24 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
   }
 
   /**
-   * Checks the place, category, model, extra and period against the catalogue and prices the
-   * reservation. With `travar`, the category row is locked until the transaction ends.
+   * Checks the place, category, model, extra and period against the catalogue (in this order,
+   * the first problem answers) and prices the reservation.
    */
   async function conferirPedido(
     r: RepositorioLocacoes,
     pedido: CamposDoFormulario,
-    travar: boolean,
+    c: Catalogo,
   ): Promise<PedidoConferido> {
-    const local = await r.local(pedido.id_local);
+    const { local, categoria, modelo } = c;
     if (!local) throw entradaInvalida('id_local', 'Local de retirada não encontrado.');
-    const categoria = travar
-      ? await r.travarCategoria(pedido.id_categoria)
-      : await r.categoria(pedido.id_categoria);
     if (!categoria) throw entradaInvalida('id_categoria', 'Categoria não encontrada.');
-    const modelo = await r.modeloPorNome(pedido.modelo_veiculo);
     if (!modelo) throw entradaInvalida('modelo_veiculo', 'Modelo não encontrado.');
     if (modelo.categoriaId !== categoria.id)
       throw entradaInvalida(
         'modelo_veiculo',
         `O modelo ${modelo.nome} não pertence à categoria ${categoria.descricao}.`,
       );
-    const adicional = await escolherAdicional(r, pedido);
+    const adicional = await adicionalEscolhido(r, pedido, c.adicional);
     const inicio = instanteLocal(pedido.data_retirada, pedido.hora_retirada);
     const fim = instanteLocal(pedido.data_entrega, pedido.hora_entrega);
     // Minute precision, as the form: a pickup within the current minute is not in the past.
@@ -132,8 +156,11 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
     return {
       local,
       categoriaId: categoria.id,
+      descricaoCategoria: categoria.descricao,
       modeloId: modelo.id,
+      nomeModelo: modelo.nome,
       adicionalId: adicional.id,
+      descricaoAdicional: adicional.descricao,
       inicio,
       fim,
       orcamento: calcularOrcamento({
@@ -145,16 +172,14 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
     };
   }
 
-  /** The customer a reservation is for: customers book for themselves, staff for anyone. */
-  async function titular(
-    r: RepositorioLocacoes,
-    usuario: UsuarioAutenticado,
-    pedido: number | undefined,
-    atual: number,
-  ) {
+  /** Customers book for themselves; staff for anyone (checked before any lookup). */
+  function conferirQuemReserva(usuario: UsuarioAutenticado, pedido: number | undefined) {
     if (pedido !== undefined && pedido !== usuario.id && !ehEquipe(usuario))
       throw proibido('Você não pode fazer reservas em nome de outro cliente.');
-    const u = await r.usuario(pedido ?? atual);
+  }
+
+  /** The customer a reservation is for, as the catalogue lookup found them. */
+  function titular(u: Catalogo['usuario']) {
     if (!u || !u.ativo || u.anonimizadoEm)
       throw entradaInvalida('id_usuario', 'Cliente não encontrado.');
     return u;
@@ -251,7 +276,7 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
 
     /** "Calcular Total": the price and how many vehicles are free, nothing written. */
     async cotar(pedido: CotacaoPedido): Promise<CotacaoSaida> {
-      const p = await conferirPedido(repo, pedido, false);
+      const p = await conferirPedido(repo, pedido, await catalogo(repo, pedido, false));
       const { livres } = await repo.disponibilidade({
         categoriaId: p.categoriaId,
         inicio: p.inicio,
@@ -272,17 +297,29 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
      * holds the category's row lock, so two requests for the last free vehicle cannot both win.
      */
     async criar(usuario: UsuarioAutenticado, pedido: LocacaoPedido): Promise<LocacaoDetalhada> {
+      conferirQuemReserva(usuario, pedido.id_usuario);
       return emTransacao(deps.db, async (tx) => {
         const r = criarRepositorioLocacoes(tx);
-        const cliente = await titular(r, usuario, pedido.id_usuario, usuario.id);
-        const p = await conferirPedido(r, pedido, true);
+        const c = await catalogo(r, pedido, true, pedido.id_usuario ?? usuario.id);
+        const cliente = titular(c.usuario);
+        const p = await conferirPedido(r, pedido, c);
         conferirCnh(cliente, usuario);
         await conferirDisponibilidade(r, p);
         const criada = await r.inserir({
           ...linhaDaReserva(p, pedido.observacao),
           usuarioId: cliente.id,
         });
-        return detalhada(r, criada.id);
+        // The names were read in this transaction: no need to read the new row back.
+        return {
+          ...criada,
+          nomeCliente: cliente.nome,
+          nomeLocal: p.local.nome,
+          descricaoCategoria: p.descricaoCategoria,
+          nomeModelo: p.nomeModelo,
+          descricaoAdicional: p.descricaoAdicional,
+          placa: null,
+          modeloDoVeiculo: null,
+        };
       });
     },
 
@@ -296,8 +333,10 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
         const r = criarRepositorioLocacoes(tx);
         const atual = await paraAlterar(r, usuario, id);
         if (atual.status !== 'reservada') throw conflito(motivoDoStatus(atual.status, 'alterada'));
-        const cliente = await titular(r, usuario, pedido.id_usuario, atual.usuarioId);
-        const p = await conferirPedido(r, pedido, true);
+        conferirQuemReserva(usuario, pedido.id_usuario);
+        const c = await catalogo(r, pedido, true, pedido.id_usuario ?? atual.usuarioId);
+        const cliente = titular(c.usuario);
+        const p = await conferirPedido(r, pedido, c);
         conferirCnh(cliente, usuario);
         await conferirDisponibilidade(r, p, id);
         await r.atualizar(id, {

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { createSinoClient, type SinoClient } from '@sino/client';
+
+/**
+ * Sino's client for the Locadora in this same process: the same HTTP API any customer uses,
+ * answered through Fastify's `inject` (no socket, and usable before the server listens).
+ */
+export function clienteSinoLocal(app: FastifyInstance, apiKey: string): SinoClient {
+  return createSinoClient({
+    baseUrl: 'http://sino.local',
+    apiKey,
+    fetch: async (request: Request) => {
+      const url = new URL(request.url);
+      const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+      const answer = await app.inject({
+        method: request.method as 'GET',
+        url: url.pathname + url.search,
+        headers: Object.fromEntries(request.headers),
+        ...(body && { payload: body }),
+      });
+      return new Response(answer.statusCode === 204 ? null : answer.rawPayload, {
+        status: answer.statusCode,
+        headers: Object.entries(answer.headers).flatMap(([name, value]) =>
+          value === undefined ? [] : [[name, String(value)] as [string, string]],
+        ),
+      });
+    },
+  });
+}
+
+/** The development API key the first start wrote to the data folder, if it is there. */
+export function chaveSinoDoDiretorio(dataDir: string): string | undefined {
+  try {
+    const lidas = JSON.parse(readFileSync(join(dataDir, 'sino-development.json'), 'utf8')) as {
+      apiKey?: unknown;
+    };
+    return typeof lidas.apiKey === 'string' ? lidas.apiKey : undefined;
+  } catch (erro) {
+    if ((erro as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw erro;
+  }
+}

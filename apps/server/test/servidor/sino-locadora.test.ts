@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FLUXOS_LOCADORA, garantirFluxos } from '@locadora/api';
+import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
+import { clienteSinoLocal } from '../../src/sino-local.js';
+
+let t: AppDeTeste;
+beforeAll(async () => {
+  t = await criarAppDeTeste();
+});
+afterAll(() => t.fechar());
+
+const sino = (method: 'GET' | 'PUT', url: string, payload?: object) =>
+  t.app.inject({
+    method,
+    url,
+    headers: { authorization: `ApiKey ${t.sino.apiKey}` },
+    ...(payload && { payload }),
+  });
+
+describe("Locadora's workflows in Sino", () => {
+  it('are created, active, at the first start', async () => {
+    const r = await sino('GET', '/v1/workflows?limit=100');
+    expect(r.statusCode).toBe(200);
+    const workflows = r.json().data as {
+      triggers: { identifier: string }[];
+      active: boolean;
+      critical: boolean;
+    }[];
+    const byIdentifier = new Map(workflows.map((w) => [w.triggers[0]!.identifier, w]));
+    for (const fluxo of FLUXOS_LOCADORA)
+      expect(byIdentifier.get(fluxo.identifier)?.active).toBe(true);
+    expect(byIdentifier.get('multa-registrada')?.critical).toBe(true);
+  });
+
+  it('are brought up to date at a later start, keeping an operator’s active switch', async () => {
+    const id = (await sino('GET', '/v1/workflows/reserva-cancelada')).json().data._id as string;
+    expect((await sino('PUT', `/v1/workflows/${id}/status`, { active: false })).statusCode).toBe(
+      200,
+    );
+    const resultados = await garantirFluxos(clienteSinoLocal(t.app, t.sino.apiKey));
+    expect(resultados.map((r) => r.acao)).toEqual(FLUXOS_LOCADORA.map(() => 'atualizado'));
+    const r = await sino('GET', '/v1/workflows/reserva-cancelada');
+    expect(r.json().data.active).toBe(false);
+  });
+
+  it('a refusal by Sino is an error naming the workflow, not a silent skip', async () => {
+    const cliente = clienteSinoLocal(t.app, 'f'.repeat(64));
+    await expect(garantirFluxos(cliente)).rejects.toThrow(/reserva-confirmada: 401.*API Key/);
+  });
+});

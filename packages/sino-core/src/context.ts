@@ -1,0 +1,33 @@
+import type { Database, DatabaseHandle } from '@locadora/db';
+import type { Guards } from './http/guards.js';
+import type { RateLimitOptions } from './http/rate-limit.js';
+import type { SinoServices } from './services.js';
+
+/** Options of the Sino plugin, filled from the server's validated configuration. */
+export interface SinoOptions {
+  db: Database;
+  /** HS256 key of the widget's subscriber tokens. */
+  widgetTokenSecret: string;
+  /** Key of the AES-256-GCM box for secrets at rest (API keys, provider credentials). */
+  encryptionKey: string;
+  /** The database the job queue lives on (pg-boss) when there is no Redis. */
+  database: Pick<DatabaseHandle, 'executeSql'>;
+  /** A Redis for the job queue (BullMQ) and the socket fan-out across nodes. */
+  redisUrl?: string | undefined;
+  /** Run the queue's workers in this process (roles `all` and `worker`); true when absent. */
+  runWorkers?: boolean | undefined;
+  /** Queue tasks one process runs at once; 8 when absent. */
+  workerConcurrency?: number | undefined;
+  /** BullMQ only: prefix of the queue's Redis keys (`sino` when absent). */
+  queuePrefix?: string | undefined;
+  /** pg-boss only: how often idle workers look for due jobs. */
+  queuePollingIntervalMs?: number | undefined;
+  /** Server API requests per second per environment (defaults in src/http/rate-limit.ts). */
+  rateLimit?: RateLimitOptions | undefined;
+}
+
+/** What every route module receives. */
+export interface SinoContext {
+  services: SinoServices;
+  guards: Guards;
+}

@@ -1,0 +1,548 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  char,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { ActorType, Channel, DigestType, JobStatus, StepType, TimeUnit } from '@sino/shared';
+
+/** Every Sino table lives in the `sino` Postgres schema. */
+export const sino = pgSchema('sino');
+
+// Ids are 24-hex ObjectIds, as Novu's: clients and dashboards written for Novu expect them.
+const id = () => char('id', { length: 24 }).primaryKey();
+const ref = (name: string) => char(name, { length: 24 });
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+export interface Branding {
+  logo?: string;
+  color?: string;
+  fontFamily?: string;
+  fontColor?: string;
+  contentBackground?: string;
+  direction?: 'ltr' | 'rtl';
+}
+
+export const organizations = sino.table('organizations', {
+  id: id(),
+  name: text('name').notNull(),
+  branding: jsonb('branding').$type<Branding>(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const environments = sino.table(
+  'environments',
+  {
+    id: id(),
+    organizationId: ref('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The widget's `applicationIdentifier`: public, not a secret. */
+    identifier: text('identifier').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('environments_identifier').on(t.identifier)],
+);
+
+/**
+ * Server API keys. Requests are matched by the key's SHA-256 hash. The key itself is kept only
+ * encrypted (AES-256-GCM): subscriber HMAC hashes are keyed by it, so the server must be able
+ * to recover it, but a copy of the database alone does not give it away.
+ */
+export const apiKeys = sino.table(
+  'api_keys',
+  {
+    id: id(),
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    keyHash: char('key_hash', { length: 64 }).notNull(),
+    keyCiphertext: text('key_ciphertext').notNull(),
+    /** Last four characters, to tell keys apart in listings. */
+    hint: text('hint').notNull(),
+    createdAt: createdAt(),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_hash').on(t.keyHash)],
+);
+
+export const subscribers = sino.table(
+  'subscribers',
+  {
+    id: id(),
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    organizationId: ref('organization_id').notNull(),
+    /** The customer's own id for this person. */
+    subscriberId: text('subscriber_id').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    email: text('email'),
+    phone: text('phone'),
+    avatar: text('avatar'),
+    locale: text('locale'),
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    /** Chat and push credentials per provider: `[{providerId, integrationIdentifier?, credentials}]`. */
+    channels: jsonb('channels')
+      .$type<SubscriberChannel[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    isOnline: boolean('is_online').notNull().default(false),
+    lastOnlineAt: at('last_online_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('subscribers_environment_subscriber').on(t.environmentId, t.subscriberId),
+    index('subscribers_environment_created').on(t.environmentId, t.createdAt, t.id),
+  ],
+);
+
+export interface SubscriberChannel {
+  providerId: string;
+  integrationIdentifier?: string;
+  /** The integration the credentials were registered for (Novu's `_integrationId`). */
+  _integrationId?: string;
+  credentials: { webhookUrl?: string; channel?: string; deviceTokens?: string[] };
+}
+
+export const topics = sino.table(
+  'topics',
+  {
+    id: id(),
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('topics_environment_key').on(t.environmentId, t.key)],
+);
+
+export const topicSubscribers = sino.table(
+  'topic_subscribers',
+  {
+    topicId: ref('topic_id')
+      .notNull()
+      .references(() => topics.id, { onDelete: 'cascade' }),
+    subscriberId: ref('subscriber_id')
+      .notNull()
+      .references(() => subscribers.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.topicId, t.subscriberId] }),
+    index('topic_subscribers_subscriber').on(t.subscriberId),
+  ],
+);
+
+export const tenants = sino.table(
+  'tenants',
+  {
+    id: id(),
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    identifier: text('identifier').notNull(),
+    name: text('name'),
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('tenants_environment_identifier').on(t.environmentId, t.identifier)],
+);
+
+export const feeds = sino.table(
+  'feeds',
+  {
+    id: id(),
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    identifier: text('identifier').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('feeds_environment_identifier').on(t.environmentId, t.identifier)],
+);
+
+/** Default channel switches of a workflow (Novu's `preferenceSettings`). */
+export type ChannelSwitches = Record<Channel, boolean>;
+
+export const workflows = sino.table(
+  'workflows',
+  {
+    id: id(),
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    organizationId: ref('organization_id').notNull(),
+    name: text('name').notNull(),
+    /** The trigger name (`name` of POST /v1/events/trigger). */
+    identifier: text('identifier').notNull(),
+    description: text('description'),
+    active: boolean('active').notNull().default(true),
+    /** Critical workflows cannot be turned off by subscribers. */
+    critical: boolean('critical').notNull().default(false),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    preferenceSettings: jsonb('preference_settings').$type<ChannelSwitches>().notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    /** Defined in code (Locadora's workflows) rather than through the API. */
+    origin: text('origin', { enum: ['api', 'code'] })
+      .notNull()
+      .default('api'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: at('deleted_at'),
+  },
+  (t) => [
+    uniqueIndex('workflows_environment_identifier')
+      .on(t.environmentId, t.identifier)
+      .where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+export interface DelayMetadata {
+  type: 'regular' | 'scheduled';
+  amount?: number;
+  unit?: TimeUnit;
+  /** For `scheduled`: the payload key holding the ISO date to wait for. */
+  delayPath?: string;
+}
+
+export interface DigestMetadata {
+  type: DigestType;
+  amount?: number;
+  unit?: TimeUnit;
+  /** Payload key whose value splits digests (Novu's `digestKey`). */
+  digestKey?: string;
+  backoff?: boolean;
+  backoffAmount?: number;
+  backoffUnit?: TimeUnit;
+  /** For `timed`: when to send (Novu's `timed` options). */
+  timed?: { atTime?: string; weekDays?: string[]; monthDays?: number[]; cronExpression?: string };
+}
+
+export interface StepTemplate {
+  content?: string;
+  subject?: string;
+  title?: string;
+  senderName?: string;
+  preheader?: string;
+  feedId?: string | null;
+  cta?: {
+    type: 'redirect';
+    data?: { url?: string };
+    action?: {
+      buttons?: { type: 'primary' | 'secondary'; content: string; resultContent?: string }[];
+    };
+  };
+  actor?: { type: ActorType; data?: string | null };
+}
+
+/** One condition group of a step filter (Novu's `StepFilter`). */
+export interface StepFilter {
+  isNegated?: boolean;
+  type?: string;
+  value: 'AND' | 'OR';
+  children: Record<string, unknown>[];
+}
+
+export const workflowSteps = sino.table(
+  'workflow_steps',
+  {
+    id: id(),
+    /** Novu's step `uuid`, referenced by `previousStep` filters. */
+    uuid: text('uuid').notNull(),
+    workflowId: ref('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    type: text('type').$type<StepType>().notNull(),
+    name: text('name'),
+    active: boolean('active').notNull().default(true),
+    shouldStopOnFail: boolean('should_stop_on_fail').notNull().default(false),
+    filters: jsonb('filters')
+      .$type<StepFilter[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    template: jsonb('template')
+      .$type<StepTemplate>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    metadata: jsonb('metadata').$type<DelayMetadata | DigestMetadata>(),
+  },
+  (t) => [uniqueIndex('workflow_steps_workflow_position').on(t.workflowId, t.position)],
+);
+
+export const notifications = sino.table(
+  'notifications',
+  {
+    id: id(),
+    environmentId: ref('environment_id').notNull(),
+    organizationId: ref('organization_id').notNull(),
+    workflowId: ref('workflow_id').notNull(),
+    subscriberId: ref('subscriber_id').notNull(),
+    transactionId: text('transaction_id').notNull(),
+    payload: jsonb('payload')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    tenant: jsonb('tenant').$type<Record<string, unknown>>(),
+    actorSubscriberId: ref('actor_subscriber_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('notifications_environment_transaction').on(t.environmentId, t.transactionId),
+    index('notifications_environment_created').on(t.environmentId, t.createdAt),
+    // The activity feed by subscriber.
+    index('notifications_subscriber_created').on(t.subscriberId, t.createdAt),
+  ],
+);
+
+/** A trigger's transactionId, unique per environment (the dedupe of the wire contract). */
+export const transactions = sino.table(
+  'transactions',
+  {
+    environmentId: ref('environment_id').notNull(),
+    transactionId: text('transaction_id').notNull(),
+    workflowId: ref('workflow_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.environmentId, t.transactionId] })],
+);
+
+export const jobs = sino.table(
+  'jobs',
+  {
+    id: id(),
+    environmentId: ref('environment_id').notNull(),
+    organizationId: ref('organization_id').notNull(),
+    notificationId: ref('notification_id')
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    workflowId: ref('workflow_id').notNull(),
+    subscriberId: ref('subscriber_id').notNull(),
+    stepId: ref('step_id').notNull(),
+    transactionId: text('transaction_id').notNull(),
+    type: text('type').$type<StepType | 'trigger'>().notNull(),
+    status: text('status').$type<JobStatus>().notNull().default('pending'),
+    payload: jsonb('payload')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    overrides: jsonb('overrides').$type<Record<string, unknown>>(),
+    /** For digest jobs: the events merged into this one. */
+    digest: jsonb('digest').$type<{
+      events: Record<string, unknown>[];
+      digestKey?: string;
+      digestValue?: string;
+    }>(),
+    /** When a delayed or digest job is due. */
+    runAt: at('run_at'),
+    /** The queue's own job id, to cancel it. */
+    queueJobId: text('queue_job_id'),
+    error: text('error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('jobs_environment_transaction').on(t.environmentId, t.transactionId),
+    index('jobs_notification').on(t.notificationId),
+    index('jobs_digest_open')
+      .on(t.environmentId, t.subscriberId, t.stepId)
+      .where(sql`${t.type} = 'digest' and ${t.status} = 'delayed'`),
+  ],
+);
+
+export interface MessageCta {
+  type: 'redirect';
+  data: { url?: string };
+  action?: {
+    status?: 'pending' | 'done';
+    buttons?: { type: 'primary' | 'secondary'; content: string; resultContent?: string }[];
+    result?: { type?: 'primary' | 'secondary'; payload?: Record<string, unknown> };
+  };
+}
+
+export const messages = sino.table(
+  'messages',
+  {
+    id: id(),
+    environmentId: ref('environment_id').notNull(),
+    organizationId: ref('organization_id').notNull(),
+    notificationId: ref('notification_id').notNull(),
+    subscriberId: ref('subscriber_id')
+      .notNull()
+      .references(() => subscribers.id, { onDelete: 'cascade' }),
+    workflowId: ref('workflow_id').notNull(),
+    templateIdentifier: text('template_identifier').notNull(),
+    jobId: ref('job_id').notNull(),
+    stepId: ref('step_id').notNull(),
+    feedId: ref('feed_id'),
+    channel: text('channel').$type<Channel>().notNull(),
+    /** Compiled content: HTML for in-app, the body for the other channels. */
+    content: text('content').notNull(),
+    subject: text('subject'),
+    payload: jsonb('payload')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    cta: jsonb('cta')
+      .$type<MessageCta>()
+      .notNull()
+      .default(sql`'{"type":"redirect","data":{}}'::jsonb`),
+    actor: jsonb('actor').$type<{ type: ActorType; data: string | null }>(),
+    transactionId: text('transaction_id').notNull(),
+    seen: boolean('seen').notNull().default(false),
+    read: boolean('read').notNull().default(false),
+    lastSeenDate: at('last_seen_date'),
+    lastReadDate: at('last_read_date'),
+    deleted: boolean('deleted').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // The feed and the counts read only a subscriber's live in-app messages, newest first.
+    index('messages_subscriber_feed')
+      .on(t.subscriberId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.channel} = 'in_app' and not ${t.deleted}`),
+    index('messages_subscriber_unseen')
+      .on(t.subscriberId, t.feedId)
+      .where(sql`${t.channel} = 'in_app' and not ${t.deleted} and not ${t.seen}`),
+    index('messages_subscriber_unread')
+      .on(t.subscriberId, t.feedId)
+      .where(sql`${t.channel} = 'in_app' and not ${t.deleted} and not ${t.read}`),
+    index('messages_environment_transaction').on(t.environmentId, t.transactionId),
+  ],
+);
+
+/** A subscriber's switches: per workflow, or global when `workflowId` is null. */
+export const subscriberPreferences = sino.table(
+  'subscriber_preferences',
+  {
+    id: id(),
+    environmentId: ref('environment_id').notNull(),
+    subscriberId: ref('subscriber_id')
+      .notNull()
+      .references(() => subscribers.id, { onDelete: 'cascade' }),
+    workflowId: ref('workflow_id'),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Only the channels the subscriber changed; the rest follow the workflow's defaults. */
+    channels: jsonb('channels')
+      .$type<Partial<ChannelSwitches>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('subscriber_preferences_workflow')
+      .on(t.subscriberId, t.workflowId)
+      .where(sql`${t.workflowId} is not null`),
+    uniqueIndex('subscriber_preferences_global')
+      .on(t.subscriberId)
+      .where(sql`${t.workflowId} is null`),
+  ],
+);
+
+export const integrations = sino.table(
+  'integrations',
+  {
+    id: id(),
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    organizationId: ref('organization_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    channel: text('channel').$type<Channel>().notNull(),
+    name: text('name').notNull(),
+    identifier: text('identifier').notNull(),
+    active: boolean('active').notNull().default(false),
+    primary: boolean('primary').notNull().default(false),
+    /** In-app only: session initialize requires the subscriber's HMAC hash. */
+    hmac: boolean('hmac').notNull().default(false),
+    /** Provider credentials, AES-256-GCM encrypted; never returned in full. */
+    credentialsCiphertext: text('credentials_ciphertext'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: at('deleted_at'),
+  },
+  (t) => [
+    uniqueIndex('integrations_environment_identifier')
+      .on(t.environmentId, t.identifier)
+      .where(sql`${t.deletedAt} is null`),
+    index('integrations_environment_channel').on(t.environmentId, t.channel),
+  ],
+);
+
+/** What happened at each step of each job, with the wire contract's numeric codes. */
+export const executionDetails = sino.table(
+  'execution_details',
+  {
+    id: id(),
+    environmentId: ref('environment_id').notNull(),
+    organizationId: ref('organization_id').notNull(),
+    notificationId: ref('notification_id').notNull(),
+    jobId: ref('job_id'),
+    subscriberId: ref('subscriber_id'),
+    transactionId: text('transaction_id').notNull(),
+    stepId: ref('step_id'),
+    channel: text('channel').$type<StepType | 'trigger'>(),
+    /** The wire contract's numeric code, when the event has one (1007, 3005, ...). */
+    code: integer('code'),
+    /** What happened, in words: "Message created", "Step skipped: filter not matched", ... */
+    detail: text('detail').notNull(),
+    status: text('status', {
+      enum: ['Success', 'Warning', 'Failed', 'Pending', 'Queued'],
+    }).notNull(),
+    source: text('source', { enum: ['Internal', 'Payload', 'Webhook', 'Credentials'] })
+      .notNull()
+      .default('Internal'),
+    isRetry: boolean('is_retry').notNull().default(false),
+    isTest: boolean('is_test').notNull().default(false),
+    raw: jsonb('raw').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('execution_details_environment_transaction').on(t.environmentId, t.transactionId),
+    index('execution_details_job').on(t.jobId),
+    // The activity feed and GET /v1/execution-details read a notification's log.
+    index('execution_details_notification').on(t.notificationId),
+  ],
+);
+
+/** Answers remembered for 24 h per `Idempotency-Key`. */
+export const idempotencyKeys = sino.table(
+  'idempotency_keys',
+  {
+    environmentId: ref('environment_id').notNull(),
+    key: text('key').notNull(),
+    /** SHA-256 of method, path and body: the same key with another request is refused. */
+    requestHash: char('request_hash', { length: 64 }).notNull(),
+    statusCode: integer('status_code'),
+    body: text('body'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.environmentId, t.key] }),
+    index('idempotency_keys_created').on(t.createdAt),
+  ],
+);

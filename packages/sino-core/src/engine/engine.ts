@@ -1,0 +1,594 @@
+import { add } from 'date-fns';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  EXECUTION_CODES,
+  MISSING_INTEGRATION_CODE,
+  isChannel,
+  type Channel,
+  type TimeUnit,
+} from '@sino/shared';
+import type { DelayMetadata, DigestMetadata, StepTemplate } from '../db/schema.js';
+import type { Subscriber, SubscriberRepository } from '../modules/subscribers/repository.js';
+import {
+  FINAL_STATUSES,
+  type EngineRepository,
+  type Job,
+  type NewExecutionDetail,
+  type Workflow,
+  type WorkflowStep,
+} from './repository.js';
+import type {
+  DeliveryPort,
+  EngineQueue,
+  EngineTask,
+  FilterOutcome,
+  InAppMessageInput,
+  PreferenceOutcome,
+  RenderContext,
+} from './ports.js';
+import { nextTimedRun } from './schedule.js';
+
+export interface EngineDeps {
+  repo: EngineRepository;
+  /** Runs `work` in one database transaction, with a repository bound to it. */
+  transaction<T>(work: (r: EngineRepository) => Promise<T>): Promise<T>;
+  subscribers: SubscriberRepository;
+  queue: EngineQueue;
+  /** Recipients of a trigger: subscribers named inline, by id, or through topics. */
+  resolveRecipients(task: Extract<EngineTask, { kind: 'trigger' }>): AsyncIterable<Subscriber[]>;
+  /** The trigger's actor (created or updated when named inline), if any. */
+  resolveActor(task: Extract<EngineTask, { kind: 'trigger' }>): Promise<Subscriber | null>;
+  render(template: string, context: RenderContext): string;
+  evaluateFilters(input: {
+    step: WorkflowStep;
+    job: Job;
+    subscriber: Subscriber;
+    tenant: Record<string, unknown> | undefined;
+  }): Promise<FilterOutcome>;
+  checkPreferences(input: {
+    workflow: Workflow;
+    step: WorkflowStep;
+    channel: Channel;
+    subscriberId: string;
+  }): Promise<PreferenceOutcome>;
+  createInAppMessage(input: InAppMessageInput): Promise<void>;
+  /** Channel providers; absent until the providers are configured. */
+  delivery?: DeliveryPort | undefined;
+  now(): Date;
+  log: FastifyBaseLogger;
+}
+
+/** The subscriber as templates and filters see it (Novu's field names). */
+export function subscriberView(s: Subscriber): Record<string, unknown> {
+  return {
+    _id: s.id,
+    subscriberId: s.subscriberId,
+    firstName: s.firstName,
+    lastName: s.lastName,
+    email: s.email,
+    phone: s.phone,
+    avatar: s.avatar,
+    locale: s.locale,
+    data: s.data ?? {},
+    isOnline: s.isOnline,
+    lastOnlineAt: s.lastOnlineAt?.toISOString() ?? null,
+  };
+}
+
+function windowEnd(from: Date, amount: number | undefined, unit: TimeUnit | undefined): Date {
+  return add(from, { [unit ?? 'minutes']: amount ?? 0 });
+}
+
+/**
+ * The workflow engine. A trigger becomes one queue task that fans out into a notification per
+ * subscriber and a job per active step; each step job then runs as its own queue task, so
+ * delays and digests wait in the durable queue (and survive a restart). The queue delivers at
+ * least once: every status change is a compare-and-set, so a job delivered twice runs once.
+ */
+export function createEngine(deps: EngineDeps) {
+  const { repo } = deps;
+
+  type DetailInput = Omit<
+    NewExecutionDetail,
+    | 'environmentId'
+    | 'organizationId'
+    | 'notificationId'
+    | 'transactionId'
+    | 'jobId'
+    | 'subscriberId'
+    | 'stepId'
+  >;
+
+  const detailRow = (job: Job, d: DetailInput): NewExecutionDetail => ({
+    environmentId: job.environmentId,
+    organizationId: job.organizationId,
+    notificationId: job.notificationId,
+    transactionId: job.transactionId,
+    jobId: job.id,
+    subscriberId: job.subscriberId,
+    stepId: job.stepId,
+    channel: job.type,
+    ...d,
+  });
+
+  const detail = (job: Job, d: DetailInput) => repo.recordDetail(detailRow(job, d));
+
+  /**
+   * Puts the job on the queue once per state: the dedupe key names the job and its due time,
+   * so enqueueing again after a crash (at-least-once) stores nothing new.
+   */
+  async function enqueueJob(job: Job, delayMs?: number): Promise<void> {
+    const queueJobId = await deps.queue.enqueue(
+      { kind: 'step', jobId: job.id },
+      {
+        dedupeKey: `step:${job.id}:${job.runAt?.getTime() ?? 'now'}`,
+        ...(delayMs && { delayMs }),
+      },
+    );
+    await repo.setQueueJobId(job.id, queueJobId);
+  }
+
+  /**
+   * Queues the job after `job` in its notification, or ends the notification. `siblings`, when
+   * known, are the notification's jobs as created: a notification's jobs are fixed at its
+   * creation, so after the last of them there is nothing to look up.
+   */
+  async function continueAfter(job: Job, siblings?: Job[]): Promise<void> {
+    if (siblings?.at(-1)?.id === job.id) return;
+    const all = await repo.jobsOfNotification(job.notificationId);
+    const index = all.findIndex((j) => j.id === job.id);
+    const next = all
+      .slice(index + 1)
+      .find((j) => j.status === 'pending' || (j.status === 'queued' && !j.queueJobId));
+    if (!next) return;
+    // Queued but never enqueued: a crash came between the two; enqueue it now.
+    if (next.status === 'queued') return enqueueJob(next);
+    // A digest leader hands its merged events to the steps after it.
+    const carried = job.type === 'digest' && job.digest ? { digest: job.digest } : {};
+    const queued = await repo.transition(next.id, ['pending'], 'queued', carried);
+    if (queued) await enqueueJob(queued);
+  }
+
+  async function fanOut(task: Extract<EngineTask, { kind: 'trigger' }>): Promise<void> {
+    const found = await repo.workflowWithSteps(task.workflowId);
+    if (!found) return;
+    const steps = found.steps.filter((s) => s.active);
+    if (steps.length === 0) return;
+    const actor = await deps.resolveActor(task);
+    // A trigger for a few subscribers named directly (the usual, transactional one) runs each
+    // one's first step in this task. A queue task per subscriber would cost three more queue
+    // statements and, the queue being first in first out, wait behind every trigger that
+    // arrived meanwhile. Topics, broadcasts and long lists queue each first step, so that
+    // every worker shares them.
+    const inline =
+      task.to !== 'broadcast' && task.to.length <= INLINE_RECIPIENTS && !task.to.some(isTopic);
+    for await (const batch of deps.resolveRecipients(task)) {
+      for (const subscriber of batch) {
+        const created = await repo.createNotification(
+          {
+            environmentId: task.environmentId,
+            organizationId: task.organizationId,
+            workflowId: task.workflowId,
+            subscriberId: subscriber.id,
+            transactionId: task.transactionId,
+            payload: task.payload,
+            tenant: (task.tenant as Record<string, unknown> | undefined) ?? null,
+            actorSubscriberId: actor?.id ?? null,
+          },
+          steps,
+          task.payload,
+          task.overrides,
+          {
+            channel: 'trigger',
+            code: EXECUTION_CODES.TRIGGER_RECEIVED,
+            detail: 'Trigger received',
+            status: 'Success',
+            raw: { payload: task.payload },
+          },
+          inline ? 'running' : 'queued',
+        );
+        if (!created) {
+          // A fan-out delivered again (at-least-once) skips the subscribers it already served.
+          const served = await repo.notificationOf(
+            task.environmentId,
+            task.transactionId,
+            subscriber.id,
+          );
+          if (served) await resume(served);
+          continue;
+        }
+        const first = created.jobs[0]!;
+        if (inline) await runFirstHere(first, created.jobs, found, subscriber);
+        else await enqueueJob(first);
+      }
+    }
+  }
+
+  /**
+   * The first step of a new notification (created running), run by the fan-out; queued if it
+   * throws, to be retried as any step is.
+   */
+  async function runFirstHere(
+    first: Job,
+    jobs: Job[],
+    found: { workflow: Workflow; steps: WorkflowStep[] },
+    subscriber: Subscriber,
+  ): Promise<void> {
+    try {
+      const step = found.steps.find((s) => s.id === first.stepId)!;
+      await runClaimed(first, step, found, subscriber, jobs);
+    } catch (error) {
+      deps.log.warn({ err: error, jobId: first.id }, 'step failed in the fan-out; queued again');
+      await enqueueJob(first);
+    }
+  }
+
+  /**
+   * A notification found by a fan-out delivered again: its next job is queued if a crash kept
+   * it from the queue (created queued, or running in the fan-out, with no queue job).
+   */
+  async function resume(notificationId: string): Promise<void> {
+    const next = (await repo.jobsOfNotification(notificationId)).find(
+      (j) => !FINAL_STATUSES.includes(j.status),
+    );
+    if (next && !next.queueJobId && (next.status === 'queued' || next.status === 'running'))
+      await enqueueJob(next);
+  }
+
+  /** The template context of a step: payload at the top, plus subscriber, step and tenant. */
+  function contextOf(job: Job, subscriber: Subscriber): RenderContext {
+    const events = job.digest?.events ?? [];
+    return {
+      payload: job.payload,
+      subscriber: subscriberView(subscriber),
+      step: job.digest
+        ? { digest: true, events, total_count: events.length }
+        : { digest: false, events: [], total_count: 0 },
+      tenant: undefined,
+    };
+  }
+
+  async function runChannelStep(
+    job: Job,
+    step: WorkflowStep,
+    workflow: Workflow,
+    subscriber: Subscriber,
+    channel: Channel,
+    /** Details to record with the job's final status, in the same statement. */
+    closing: DetailInput[],
+  ): Promise<'completed' | 'failed' | 'skipped'> {
+    const preference = await deps.checkPreferences({
+      workflow,
+      step,
+      channel,
+      subscriberId: subscriber.id,
+    });
+    if (!preference.enabled) {
+      await detail(job, {
+        detail: `Step skipped: ${preference.reason ?? 'the subscriber turned this channel off'}`,
+        status: 'Warning',
+        raw: { preference },
+      });
+      return 'skipped';
+    }
+    const template: StepTemplate = step.template;
+    const context = contextOf(job, subscriber);
+    let content: string;
+    let subject: string | undefined;
+    try {
+      content = deps.render(template.content ?? '', context);
+      subject = template.subject === undefined ? undefined : deps.render(template.subject, context);
+    } catch (error) {
+      await detail(job, {
+        code: EXECUTION_CODES.SYNTAX_ERROR_IN_EMAIL_EDITOR,
+        detail: 'Template could not be rendered',
+        status: 'Failed',
+        raw: { error: String(error) },
+      });
+      return 'failed';
+    }
+
+    if (channel === 'in_app') {
+      const url = template.cta?.data?.url;
+      await deps.createInAppMessage({
+        job,
+        step,
+        templateIdentifier: workflow.identifier,
+        content,
+        payload: job.payload,
+        cta: {
+          type: 'redirect',
+          data: url ? { url: deps.render(url, context) } : {},
+          ...(template.cta?.action && { action: template.cta.action }),
+        },
+        actor: template.actor
+          ? { type: template.actor.type, data: template.actor.data ?? null }
+          : null,
+        feedId: template.feedId ?? null,
+      });
+      closing.push({
+        code: EXECUTION_CODES.IN_APP_MESSAGE_CREATED,
+        detail: 'In-app message created',
+        status: 'Success',
+      });
+      return 'completed';
+    }
+
+    const integration = await repo.activeIntegration(job.environmentId, channel);
+    if (!integration) {
+      await detail(job, {
+        code: MISSING_INTEGRATION_CODE[channel],
+        detail: `No active ${channel} integration`,
+        status: 'Failed',
+      });
+      return 'failed';
+    }
+    if (!deps.delivery) {
+      await detail(job, {
+        detail: `No ${channel} provider adapter is available for ${integration.providerId}`,
+        status: 'Failed',
+        source: 'Credentials',
+      });
+      return 'failed';
+    }
+    try {
+      const sent = await deps.delivery.send({
+        channel,
+        integration,
+        subscriber: subscriberView(subscriber),
+        content,
+        subject,
+      });
+      await detail(job, {
+        detail: 'Message sent',
+        status: 'Success',
+        raw: { providerId: integration.providerId, id: sent.id ?? null },
+      });
+      return 'completed';
+    } catch (error) {
+      await detail(job, {
+        code: ERROR_CODES[channel],
+        detail: 'Provider refused the message',
+        status: 'Failed',
+        raw: { error: String(error) },
+      });
+      return 'failed';
+    }
+  }
+
+  /** A delay step: waits in the queue until `runAt`, then the workflow goes on. */
+  async function runDelay(job: Job, step: WorkflowStep): Promise<'completed' | 'waiting'> {
+    if (job.runAt && job.runAt <= deps.now()) return 'completed';
+    const metadata = (step.metadata ?? { type: 'regular' }) as DelayMetadata;
+    let runAt: Date;
+    if (metadata.type === 'scheduled' && metadata.delayPath) {
+      const value = job.payload[metadata.delayPath];
+      const at = typeof value === 'string' ? new Date(value) : undefined;
+      if (!at || Number.isNaN(at.getTime())) {
+        await detail(job, {
+          code: EXECUTION_CODES.MISSING_PAYLOAD_VARIABLE,
+          detail: `Payload has no valid date at "${metadata.delayPath}"`,
+          status: 'Failed',
+          source: 'Payload',
+        });
+        throw new StepFailed();
+      }
+      runAt = at;
+    } else {
+      runAt = windowEnd(deps.now(), metadata.amount, metadata.unit);
+    }
+    if (runAt <= deps.now()) return 'completed';
+    const delayed = await repo.transition(job.id, ['running'], 'delayed', { runAt });
+    if (!delayed) return 'waiting';
+    await detail(job, {
+      detail: `Delayed until ${runAt.toISOString()}`,
+      status: 'Pending',
+      raw: { runAt: runAt.toISOString() },
+    });
+    await enqueueJob(delayed, runAt.getTime() - deps.now().getTime());
+    return 'waiting';
+  }
+
+  /**
+   * A digest step: the first event of a subscriber (and digest key) leads and waits for the
+   * window; events arriving meanwhile merge into it; when the window ends, the steps after
+   * the leader run once with every merged event.
+   */
+  async function runDigest(
+    job: Job,
+    step: WorkflowStep,
+  ): Promise<'completed' | 'waiting' | 'merged'> {
+    if (job.runAt && job.runAt <= deps.now()) return 'completed';
+    const metadata = (step.metadata ?? { type: 'regular' }) as DigestMetadata;
+    const digestValue =
+      metadata.digestKey === undefined ? undefined : String(job.payload[metadata.digestKey] ?? '');
+    const now = deps.now();
+    const events = { events: [job.payload], ...(digestValue !== undefined && { digestValue }) };
+    // Looking for an open digest and opening one happen under the same lock, so two events
+    // arriving together never both open one.
+    const outcome = await deps.transaction(async (tx) => {
+      const leader = await tx.openDigestLocked(job, digestValue);
+      if (leader && leader.id !== job.id) {
+        await tx.transition(leader.id, ['delayed'], 'delayed', {
+          digest: { ...leader.digest, events: [...(leader.digest?.events ?? []), job.payload] },
+        });
+        await tx.transition(job.id, ['running'], 'merged');
+        return { kind: 'merged' as const, leader };
+      }
+      if (metadata.type === 'backoff' || metadata.backoff) {
+        // Backoff: an event with no other in the backoff window goes out at once.
+        const since = add(now, {
+          [metadata.backoffUnit ?? 'minutes']: -(metadata.backoffAmount ?? 0),
+        });
+        if (!(await tx.recentJobOfStep(job, since))) {
+          await tx.transition(job.id, ['running'], 'running', { digest: events });
+          return { kind: 'alone' as const };
+        }
+      }
+      const runAt =
+        metadata.type === 'timed'
+          ? nextTimedRun(now, metadata.timed ?? {})
+          : windowEnd(now, metadata.amount, metadata.unit);
+      const opened = await tx.transition(job.id, ['running'], 'delayed', { runAt, digest: events });
+      return { kind: 'opened' as const, opened, runAt };
+    });
+
+    if (outcome.kind === 'merged') {
+      await endRest(job, 'skipped', 'Merged into a digest');
+      await detail(job, {
+        detail: 'Event merged into an open digest',
+        status: 'Success',
+        raw: { leaderJobId: outcome.leader.id },
+      });
+      return 'merged';
+    }
+    if (outcome.kind === 'alone') return 'completed';
+    if (!outcome.opened) return 'waiting';
+    await detail(job, {
+      detail: `Digest open until ${outcome.runAt.toISOString()}`,
+      status: 'Pending',
+      raw: { runAt: outcome.runAt.toISOString(), digestValue: digestValue ?? null },
+    });
+    // Enqueued after the commit: the queue may share the database connection (PGlite).
+    await enqueueJob(outcome.opened, Math.max(0, outcome.runAt.getTime() - now.getTime()));
+    return 'waiting';
+  }
+
+  /** Runs one step job; safe to call again for the same job (at-least-once delivery). */
+  async function runStep(jobId: string): Promise<void> {
+    const current = await repo.job(jobId);
+    if (!current || FINAL_STATUSES.includes(current.status)) return;
+    // A waiting job delivered again before it is due: its own queue task is still ahead.
+    if (current.status === 'delayed' && current.runAt && current.runAt > deps.now()) return;
+    // Delayed jobs come back when due; queued ones on their first delivery.
+    const job = await repo.transition(jobId, ['queued', 'delayed', 'running'], 'running');
+    if (!job) return;
+    const [subscriber, found] = await Promise.all([
+      repo.subscriber(job.subscriberId),
+      repo.workflowWithSteps(job.workflowId),
+    ]);
+    const step = found?.steps.find((s) => s.id === job.stepId);
+    if (!step || !found) {
+      await repo.transition(job.id, ['running'], 'canceled', { error: 'Workflow step removed' });
+      return;
+    }
+    if (!subscriber) {
+      await detail(job, {
+        code: EXECUTION_CODES.SUBSCRIBER_NOT_FOUND,
+        detail: 'Subscriber not found',
+        status: 'Failed',
+      });
+      await repo.transition(job.id, ['running'], 'failed', { error: 'Subscriber not found' });
+      return;
+    }
+    await runClaimed(job, step, found, subscriber);
+  }
+
+  /** A step job this process has moved to running: filters, the step itself, what follows. */
+  async function runClaimed(
+    job: Job,
+    step: WorkflowStep,
+    found: { workflow: Workflow; steps: WorkflowStep[] },
+    subscriber: Subscriber,
+    siblings?: Job[],
+  ): Promise<void> {
+    const resuming = job.runAt !== null && job.runAt <= deps.now();
+    if (!resuming && step.filters.length > 0) {
+      const notification = await repo.notification(job.notificationId);
+      const filter = await deps.evaluateFilters({
+        step,
+        job,
+        subscriber,
+        tenant: notification?.tenant ?? undefined,
+      });
+      if (!filter.passed) {
+        await detail(job, {
+          detail: 'Step skipped: filter not matched',
+          status: 'Warning',
+          raw: { conditions: filter.conditions },
+        });
+        await repo.transition(job.id, ['running'], 'skipped');
+        await continueAfter(job, siblings);
+        return;
+      }
+    }
+
+    let result: 'completed' | 'failed' | 'skipped' | 'waiting' | 'merged';
+    const closing: DetailInput[] = [];
+    try {
+      if (step.type === 'delay') result = await runDelay(job, step);
+      else if (step.type === 'digest') result = await runDigest(job, step);
+      else if (isChannel(step.type))
+        result = await runChannelStep(job, step, found.workflow, subscriber, step.type, closing);
+      else result = 'skipped';
+    } catch (error) {
+      if (!(error instanceof StepFailed)) throw error;
+      result = 'failed';
+    }
+
+    if (result === 'waiting' || result === 'merged') return;
+    const done = await repo.transition(
+      job.id,
+      ['running'],
+      result,
+      {},
+      closing.map((d) => detailRow(job, d)),
+    );
+    if (!done) return;
+    if (result === 'failed' && step.shouldStopOnFail) {
+      await endRest(job, 'canceled', 'A previous step failed');
+      return;
+    }
+    await continueAfter(done, siblings);
+  }
+
+  /** Ends the notification's jobs that never started (a failed step, a merged digest). */
+  async function endRest(job: Job, status: 'canceled' | 'skipped', reason: string): Promise<void> {
+    for (const j of await repo.jobsOfNotification(job.notificationId)) {
+      if (j.status === 'pending')
+        await repo.transition(j.id, ['pending'], status, { error: reason });
+    }
+  }
+
+  return {
+    /** The queue's handler: one task, run to its next waiting point. */
+    async process(task: EngineTask): Promise<void> {
+      if (task.kind === 'trigger') await fanOut(task);
+      else await runStep(task.jobId);
+    },
+
+    /**
+     * Cancels a transaction's pending, queued and delayed jobs (delays and digests waiting in
+     * the queue included). True when something was canceled.
+     */
+    async cancel(environmentId: string, transactionId: string): Promise<boolean> {
+      let canceled = false;
+      for (const job of await repo.cancelableJobs(environmentId, transactionId)) {
+        const done = await repo.transition(job.id, ['pending', 'queued', 'delayed'], 'canceled');
+        if (!done) continue;
+        canceled = true;
+        if (job.queueJobId) await deps.queue.cancel(job.queueJobId);
+        await detail(job, { detail: 'Canceled by the API', status: 'Success' });
+      }
+      return canceled;
+    },
+  };
+}
+
+export type Engine = ReturnType<typeof createEngine>;
+
+/** Triggers naming at most this many subscribers (and no topic) run first steps in the fan-out. */
+const INLINE_RECIPIENTS = 10;
+
+const isTopic = (r: unknown) =>
+  typeof r === 'object' && r !== null && (r as { type?: unknown }).type === 'Topic';
+
+/** A step that failed in a way already recorded: the job ends failed, the queue does not retry. */
+class StepFailed extends Error {}
+
+const ERROR_CODES: Record<Exclude<Channel, 'in_app'>, number> = {
+  email: EXECUTION_CODES.MAIL_PROVIDER_DELIVERY_ERROR,
+  sms: EXECUTION_CODES.SMS_ERROR,
+  chat: EXECUTION_CODES.CHAT_ERROR,
+  push: EXECUTION_CODES.PUSH_ERROR,
+};

@@ -1,0 +1,404 @@
+import { and, asc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '@locadora/db';
+import type { JobStatus } from '@sino/shared';
+import {
+  executionDetails,
+  integrations,
+  jobs,
+  messages,
+  notifications,
+  subscriberPreferences,
+  subscribers,
+  transactions,
+  workflowSteps,
+  workflows,
+} from '../db/schema.js';
+import { newId } from '../ids.js';
+
+export type Workflow = typeof workflows.$inferSelect;
+export type WorkflowStep = typeof workflowSteps.$inferSelect;
+export type Job = typeof jobs.$inferSelect;
+export type Notification = typeof notifications.$inferSelect;
+export type NewExecutionDetail = Omit<typeof executionDetails.$inferInsert, 'id'>;
+
+/** Statuses after which a job never runs again. */
+export const FINAL_STATUSES: JobStatus[] = ['completed', 'failed', 'canceled', 'merged', 'skipped'];
+
+/** The SQL of the workflow engine: workflows as triggers see them, jobs, execution details. */
+export function createEngineRepository(db: Database) {
+  // The statements every trigger runs are prepared (built once here, parsed and planned once
+  // per connection by PostgreSQL), on first use by this repository.
+  const withSteps = (where: SQL) =>
+    db
+      .select({ workflow: workflows, step: workflowSteps })
+      .from(workflows)
+      .leftJoin(workflowSteps, eq(workflowSteps.workflowId, workflows.id))
+      .where(where)
+      .orderBy(asc(workflowSteps.position));
+  const statements = {
+    workflowById: () =>
+      withSteps(eq(workflows.id, sql.placeholder('workflowId'))).prepare('sino_workflow_by_id'),
+    workflowForTrigger: () =>
+      withSteps(
+        and(
+          eq(workflows.environmentId, sql.placeholder('environmentId')),
+          eq(workflows.identifier, sql.placeholder('identifier')),
+          isNull(workflows.deletedAt),
+        )!,
+      ).prepare('sino_workflow_for_trigger'),
+    transition: () =>
+      db
+        .update(jobs)
+        .set({ status: sql`${sql.placeholder('status')}`, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(jobs.id, sql.placeholder('id')),
+            sql`${jobs.status} = any(${sql.placeholder('from')}::text[])`,
+          ),
+        )
+        .returning()
+        .prepare('sino_job_transition'),
+    notificationOf: () =>
+      db
+        .select({ id: notifications.id })
+        .from(notifications)
+        .where(
+          and(
+            eq(notifications.environmentId, sql.placeholder('environmentId')),
+            eq(notifications.transactionId, sql.placeholder('transactionId')),
+            eq(notifications.subscriberId, sql.placeholder('subscriberId')),
+          ),
+        )
+        .limit(1)
+        .prepare('sino_notification_of'),
+    preferencesOf: () =>
+      db
+        .select()
+        .from(subscriberPreferences)
+        .where(
+          and(
+            eq(subscriberPreferences.subscriberId, sql.placeholder('subscriberId')),
+            sql`(${subscriberPreferences.workflowId} = ${sql.placeholder('workflowId')} or ${subscriberPreferences.workflowId} is null)`,
+          ),
+        )
+        .prepare('sino_preferences_of'),
+  };
+  const prepared: { [K in keyof typeof statements]?: ReturnType<(typeof statements)[K]> } = {};
+  const statement = <K extends keyof typeof statements>(name: K) =>
+    (prepared[name] ??= statements[name]() as never) as ReturnType<(typeof statements)[K]>;
+
+  /** One workflow (the condition names at most one) and its steps in order, in one round trip. */
+  function workflowOf(
+    rows: { workflow: Workflow; step: WorkflowStep | null }[],
+  ): { workflow: Workflow; steps: WorkflowStep[] } | undefined {
+    if (rows.length === 0) return undefined;
+    return {
+      workflow: rows[0]!.workflow,
+      steps: rows.flatMap((r) => (r.step ? [r.step] : [])),
+    };
+  }
+
+  return {
+    /** The workflow a trigger names (active or not, not deleted) with its steps in order. */
+    async workflowForTrigger(environmentId: string, identifier: string) {
+      return workflowOf(
+        await statement('workflowForTrigger').execute({ environmentId, identifier }),
+      );
+    },
+
+    async workflowWithSteps(workflowId: string) {
+      return workflowOf(await statement('workflowById').execute({ workflowId }));
+    },
+
+    /** Claims the transactionId for the environment; false when it was used before. */
+    async claimTransaction(
+      environmentId: string,
+      transactionId: string,
+      workflowId: string,
+    ): Promise<boolean> {
+      const rows = await db
+        .insert(transactions)
+        .values({ environmentId, transactionId, workflowId })
+        .onConflictDoNothing()
+        .returning({ id: transactions.transactionId });
+      return rows.length > 0;
+    },
+
+    /** Seen and read of the message an earlier step (by uuid) sent in this notification. */
+    async messageOfStep(notificationId: string, stepUuid: string) {
+      const [m] = await db
+        .select({ seen: messages.seen, read: messages.read })
+        .from(messages)
+        .innerJoin(workflowSteps, eq(workflowSteps.id, messages.stepId))
+        .where(and(eq(messages.notificationId, notificationId), eq(workflowSteps.uuid, stepUuid)))
+        .limit(1);
+      return m ?? null;
+    },
+
+    async subscribersByIds(ids: string[]) {
+      if (ids.length === 0) return [];
+      return db.select().from(subscribers).where(inArray(subscribers.id, ids));
+    },
+
+    async subscriber(id: string) {
+      const [s] = await db.select().from(subscribers).where(eq(subscribers.id, id));
+      return s;
+    },
+
+    /**
+     * A subscriber's notification of a trigger, with its jobs (one per active step: the first
+     * `firstStatus`, the others pending) and its "trigger received" detail, in one statement
+     * (a fan-out runs it for every subscriber). Undefined when the subscriber already has this
+     * transaction's notification: a fan-out delivered again.
+     */
+    async createNotification(
+      n: Omit<typeof notifications.$inferInsert, 'id'>,
+      steps: WorkflowStep[],
+      payload: Record<string, unknown>,
+      overrides: Record<string, unknown>,
+      received: Pick<NewExecutionDetail, 'channel' | 'code' | 'detail' | 'status' | 'raw'>,
+      firstStatus: 'queued' | 'running',
+    ): Promise<{ notificationId: string; jobs: Job[] } | undefined> {
+      const json = (value: unknown) =>
+        sql`${value === undefined ? null : JSON.stringify(value)}::jsonb`;
+      const rows = steps.map(
+        (step, i) =>
+          sql`(${newId()}, ${step.id}, ${step.type}, ${i === 0 ? firstStatus : 'pending'})`,
+      );
+      const result = (await db.execute(sql`
+        with n as (
+          insert into ${notifications} (id, environment_id, organization_id, workflow_id,
+            subscriber_id, transaction_id, payload, tenant, actor_subscriber_id)
+          select ${newId()}, ${n.environmentId}, ${n.organizationId}, ${n.workflowId},
+            ${n.subscriberId}, ${n.transactionId}, ${json(n.payload ?? {})}, ${json(n.tenant)},
+            ${n.actorSubscriberId ?? null}
+          where not exists (
+            select 1 from ${notifications}
+            where environment_id = ${n.environmentId} and transaction_id = ${n.transactionId}
+              and subscriber_id = ${n.subscriberId})
+          returning id
+        ), received as (
+          insert into ${executionDetails} (id, environment_id, organization_id, notification_id,
+            subscriber_id, transaction_id, channel, code, detail, status, raw)
+          select ${newId()}, ${n.environmentId}, ${n.organizationId}, n.id, ${n.subscriberId},
+            ${n.transactionId}, ${received.channel ?? null}, ${received.code ?? null},
+            ${received.detail}, ${received.status}, ${json(received.raw)}
+          from n
+        )
+        insert into ${jobs} (id, environment_id, organization_id, notification_id, workflow_id,
+          subscriber_id, step_id, transaction_id, type, status, payload, overrides)
+        select s.id, ${n.environmentId}, ${n.organizationId}, n.id, ${n.workflowId},
+          ${n.subscriberId}, s.step_id, ${n.transactionId}, s.type, s.status, ${json(payload)},
+          ${json(overrides)}
+        from n, (values ${sql.join(rows, sql`, `)}) as s (id, step_id, type, status)
+        returning *`)) as unknown as { rows: Record<string, unknown>[] };
+      if (result.rows.length === 0) return undefined;
+      const created = result.rows.map(jobOfRow);
+      // In step order, as `steps`.
+      const order = new Map(steps.map((s, i) => [s.id, i]));
+      created.sort((a, b) => order.get(a.stepId)! - order.get(b.stepId)!);
+      return { notificationId: created[0]!.notificationId, jobs: created };
+    },
+
+    async job(id: string): Promise<Job | undefined> {
+      const [j] = await db.select().from(jobs).where(eq(jobs.id, id));
+      return j;
+    },
+
+    async notification(id: string): Promise<Notification | undefined> {
+      const [n] = await db.select().from(notifications).where(eq(notifications.id, id));
+      return n;
+    },
+
+    /** The notification's jobs in step order. */
+    async jobsOfNotification(notificationId: string): Promise<(Job & { position: number })[]> {
+      const rows = await db
+        .select({ job: jobs, position: workflowSteps.position })
+        .from(jobs)
+        .innerJoin(workflowSteps, eq(workflowSteps.id, jobs.stepId))
+        .where(eq(jobs.notificationId, notificationId))
+        .orderBy(asc(workflowSteps.position));
+      return rows.map((r) => ({ ...r.job, position: r.position }));
+    },
+
+    async step(id: string): Promise<WorkflowStep | undefined> {
+      const [s] = await db.select().from(workflowSteps).where(eq(workflowSteps.id, id));
+      return s;
+    },
+
+    /**
+     * Moves the job to `status` only from one of `from`: the compare-and-set that keeps a job
+     * delivered twice by the queue (at-least-once) from running twice.
+     */
+    async transition(
+      id: string,
+      from: JobStatus[],
+      status: JobStatus,
+      fields: Partial<Pick<Job, 'runAt' | 'queueJobId' | 'error' | 'digest' | 'payload'>> = {},
+      /** Execution details recorded by the same statement (whether the job moves or not). */
+      details: NewExecutionDetail[] = [],
+    ): Promise<Job | undefined> {
+      if (details.length > 0) {
+        const recorded = db
+          .insert(executionDetails)
+          .values(details.map((d) => ({ id: newId(), ...d })));
+        const moved = db
+          .update(jobs)
+          .set({ status, ...fields, updatedAt: sql`now()` })
+          .where(and(eq(jobs.id, id), inArray(jobs.status, from)))
+          .returning();
+        const result = (await db.execute(
+          sql`with recorded as (${recorded.getSQL()}) ${moved.getSQL()}`,
+        )) as unknown as { rows: Record<string, unknown>[] };
+        return result.rows[0] && jobOfRow(result.rows[0]);
+      }
+      if (Object.keys(fields).length === 0) {
+        const [j] = await statement('transition').execute({ id, from, status });
+        return j;
+      }
+      const [j] = await db
+        .update(jobs)
+        .set({ status, ...fields, updatedAt: sql`now()` })
+        .where(and(eq(jobs.id, id), inArray(jobs.status, from)))
+        .returning();
+      return j;
+    },
+
+    async setQueueJobId(id: string, queueJobId: string): Promise<void> {
+      await db.update(jobs).set({ queueJobId }).where(eq(jobs.id, id));
+    },
+
+    /**
+     * The open digest of this subscriber and step (and digest value, if any), locked so two
+     * events arriving together cannot both start one.
+     */
+    async openDigestLocked(
+      j: Pick<Job, 'environmentId' | 'subscriberId' | 'stepId'>,
+      digestValue: string | undefined,
+    ): Promise<Job | undefined> {
+      const key = `${j.environmentId}:${j.subscriberId}:${j.stepId}:${digestValue ?? ''}`;
+      await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+      const [leader] = await db
+        .select()
+        .from(jobs)
+        .where(
+          and(
+            eq(jobs.environmentId, j.environmentId),
+            eq(jobs.subscriberId, j.subscriberId),
+            eq(jobs.stepId, j.stepId),
+            eq(jobs.type, 'digest'),
+            eq(jobs.status, 'delayed'),
+            digestValue === undefined
+              ? sql`(${jobs.digest}->>'digestValue') is null`
+              : sql`(${jobs.digest}->>'digestValue') = ${digestValue}`,
+          ),
+        )
+        .orderBy(asc(jobs.createdAt))
+        .limit(1)
+        .for('update');
+      return leader;
+    },
+
+    /** The subscriber's notification of this transaction, if any (a re-delivered fan-out). */
+    async notificationOf(
+      environmentId: string,
+      transactionId: string,
+      subscriberId: string,
+    ): Promise<string | undefined> {
+      const [n] = await statement('notificationOf').execute({
+        environmentId,
+        transactionId,
+        subscriberId,
+      });
+      return n?.id;
+    },
+
+    /** Another job of this subscriber and step created since `since` (digest backoff). */
+    async recentJobOfStep(
+      j: Pick<Job, 'id' | 'environmentId' | 'subscriberId' | 'stepId'>,
+      since: Date,
+    ): Promise<boolean> {
+      const [other] = await db
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(
+          and(
+            eq(jobs.environmentId, j.environmentId),
+            eq(jobs.subscriberId, j.subscriberId),
+            eq(jobs.stepId, j.stepId),
+            sql`${jobs.id} <> ${j.id}`,
+            sql`${jobs.createdAt} >= ${since.toISOString()}`,
+          ),
+        )
+        .limit(1);
+      return other !== undefined;
+    },
+
+    /** Pending, queued or delayed jobs of a transaction (what cancel stops). */
+    async cancelableJobs(environmentId: string, transactionId: string): Promise<Job[]> {
+      return db
+        .select()
+        .from(jobs)
+        .where(
+          and(
+            eq(jobs.environmentId, environmentId),
+            eq(jobs.transactionId, transactionId),
+            inArray(jobs.status, ['pending', 'queued', 'delayed']),
+          ),
+        );
+    },
+
+    async recordDetail(d: NewExecutionDetail): Promise<void> {
+      await db.insert(executionDetails).values({ id: newId(), ...d });
+    },
+
+    /** The environment's active, primary-first integration of a channel. */
+    async activeIntegration(environmentId: string, channel: string) {
+      const [i] = await db
+        .select()
+        .from(integrations)
+        .where(
+          and(
+            eq(integrations.environmentId, environmentId),
+            eq(integrations.channel, channel as never),
+            eq(integrations.active, true),
+            isNull(integrations.deletedAt),
+          ),
+        )
+        .orderBy(sql`${integrations.primary} desc`, asc(integrations.createdAt))
+        .limit(1);
+      return i;
+    },
+
+    /** The subscriber's workflow and global preference rows. */
+    async preferencesOf(subscriberId: string, workflowId: string) {
+      const rows = await statement('preferencesOf').execute({ subscriberId, workflowId });
+      return {
+        workflow: rows.find((r) => r.workflowId === workflowId),
+        global: rows.find((r) => r.workflowId === null),
+      };
+    },
+  };
+}
+
+export type EngineRepository = ReturnType<typeof createEngineRepository>;
+
+const jobColumns = Object.entries(getTableColumns(jobs));
+
+/** A `jobs` row of raw SQL (snake_case, driver values) as Drizzle's own select answers it. */
+function jobOfRow(row: Record<string, unknown>): Job {
+  return Object.fromEntries(
+    jobColumns.map(([key, column]) => {
+      const value = row[column.name];
+      return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
+    }),
+  ) as Job;
+}
+
+/** Runs `work` in a transaction, with a repository bound to it. */
+export function inEngineTransaction<T>(
+  db: Database,
+  work: (r: EngineRepository) => Promise<T>,
+): Promise<T> {
+  return db.transaction((tx) => work(createEngineRepository(tx as unknown as Database)));
+}

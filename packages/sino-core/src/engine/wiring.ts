@@ -1,0 +1,96 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '@locadora/db';
+import { renderTemplate } from '../templates/render.js';
+import { evaluateFilters, type FilterGroup } from '../filters/evaluate.js';
+import { createWebhookCaller } from '../filters/webhook.js';
+import { resolveChannel } from '../modules/preferences/resolve.js';
+import type { IdentityService } from '../modules/identity/service.js';
+import type { SubscriberRepository } from '../modules/subscribers/repository.js';
+import type { MessageService } from '../modules/messages/service.js';
+import { createEventsService } from '../modules/events/service.js';
+import { createTenantRepository } from '../modules/tenants/repository.js';
+import { createTopicRepository } from '../modules/topics/repository.js';
+import type { JobQueue } from '../queue/port.js';
+import { createEngine, subscriberView } from './engine.js';
+import { createEngineRepository, inEngineTransaction } from './repository.js';
+import { createRecipientResolver } from './recipients.js';
+import type { EngineTask } from './ports.js';
+
+/**
+ * Puts the engine together from Sino's parts: templates, filters, preferences, in-app
+ * messages, the durable queue. Answers the engine (the queue's handler) and the trigger intake.
+ */
+export function createWorkflowEngine(deps: {
+  db: Database;
+  queue: JobQueue<EngineTask>;
+  identity: IdentityService;
+  subscribers: SubscriberRepository;
+  messages: MessageService;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+}) {
+  const repo = createEngineRepository(deps.db);
+  const recipients = createRecipientResolver({
+    repo,
+    subscribers: deps.subscribers,
+    topics: createTopicRepository(deps.db),
+  });
+  const now = deps.now ?? (() => new Date());
+
+  const engine = createEngine({
+    repo,
+    transaction: (work) => inEngineTransaction(deps.db, work),
+    subscribers: deps.subscribers,
+    queue: deps.queue,
+    resolveRecipients: (task) => recipients.resolveRecipients(task),
+    resolveActor: (task) => recipients.resolveActor(task),
+    render: (template, context) => renderTemplate(template, context),
+    async evaluateFilters({ step, job, subscriber, tenant }) {
+      const apiKey = await deps.identity.apiKeyOf(job.environmentId);
+      return evaluateFilters(
+        step.filters as unknown as FilterGroup[],
+        {
+          payload: job.payload,
+          subscriber: subscriberView(subscriber),
+          tenant,
+          identifier: undefined,
+          channel: step.type,
+        },
+        {
+          callWebhook: createWebhookCaller({
+            apiKey: apiKey ?? '',
+            environmentId: job.environmentId,
+          }),
+          previousStepMessage: (uuid) => repo.messageOfStep(job.notificationId, uuid),
+          now,
+        },
+      );
+    },
+    async checkPreferences({ workflow, channel, subscriberId }) {
+      const rows = await repo.preferencesOf(subscriberId, workflow.id);
+      const decision = resolveChannel({
+        workflow,
+        workflowPreference: rows.workflow,
+        globalPreference: rows.global,
+        channel,
+      });
+      return {
+        enabled: decision.enabled,
+        reason: `${channel} is off (${decision.source} preference)`,
+      };
+    },
+    createInAppMessage: async (input) => {
+      await deps.messages.deliverInApp(input);
+    },
+    now,
+    log: deps.log,
+  });
+
+  const events = createEventsService({
+    repo,
+    tenants: createTenantRepository(deps.db),
+    queue: deps.queue,
+    engine,
+  });
+  return { engine, events };
+}

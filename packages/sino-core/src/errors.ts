@@ -1,0 +1,20 @@
+/**
+ * A refusal with its HTTP status and an English message, answered as Novu does:
+ * `{statusCode, message, error}` (for validation errors `message` is an array).
+ */
+export class SinoError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SinoError';
+  }
+}
+
+export const badRequest = (message: string) => new SinoError(400, message);
+export const unauthorized = (message = 'Unauthorized') => new SinoError(401, message);
+export const forbidden = (message = 'Forbidden') => new SinoError(403, message);
+export const notFound = (message: string) => new SinoError(404, message);
+export const conflict = (message: string) => new SinoError(409, message);
+export const unprocessable = (message: string) => new SinoError(422, message);

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/** Novu's error body, documented on each route for the statuses it can answer. */
+export const errorAnswer = z.object({
+  statusCode: z.number().int(),
+  message: z.union([z.string(), z.array(z.string())]),
+  error: z.string(),
+});
+
+/** Exactly these error statuses (widget routes, which have no API key or rate limit). */
+export const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, errorAnswer])) as Record<number, typeof errorAnswer>;
+
+/** The error statuses every server API route can answer, plus the route's own. */
+export const serverErrors = (...statuses: number[]) =>
+  // 401: no or a wrong API key; 409/422: Idempotency-Key reuse; 429: rate limit.
+  errors(...new Set([400, 401, 409, 422, 429, ...statuses]));

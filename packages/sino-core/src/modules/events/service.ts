@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { Environment } from '../identity/repository.js';
+import type { EngineRepository } from '../../engine/repository.js';
+import type { TenantRepository } from '../tenants/repository.js';
+import type { Engine } from '../../engine/engine.js';
+import type { EngineQueue } from '../../engine/ports.js';
+import { conflict, unprocessable } from '../../errors.js';
+import type { BroadcastRequest, Recipient, TriggerRequest, TriggerResult } from './schemas.js';
+
+/**
+ * Trigger intake: checks what can be answered at once (workflow, steps, tenant, ids, the
+ * transactionId's uniqueness) and hands the rest to the queue as one task, so an API node
+ * answers quickly whatever the number of recipients.
+ */
+export function createEventsService(deps: {
+  repo: EngineRepository;
+  tenants: Pick<TenantRepository, 'tenantByIdentifier'>;
+  queue: EngineQueue;
+  engine: Engine;
+}) {
+  async function intake(
+    environment: Environment,
+    request: TriggerRequest | BroadcastRequest,
+    to: Recipient[] | 'broadcast',
+  ): Promise<TriggerResult> {
+    const transactionId = request.transactionId ?? randomUUID();
+    const found = await deps.repo.workflowForTrigger(environment.id, request.name);
+    if (!found) throw unprocessable(`Workflow with identifier "${request.name}" was not found`);
+    const { workflow, steps } = found;
+    const answer = (status: TriggerResult['status'], error?: string[]): TriggerResult => ({
+      acknowledged: true,
+      status,
+      transactionId,
+      ...(error && { error }),
+    });
+    if (!workflow.active) return answer('trigger_not_active');
+    if (steps.length === 0) return answer('no_workflow_steps_defined');
+    if (!steps.some((s) => s.active)) return answer('no_workflow_active_steps_defined');
+    if (
+      to !== 'broadcast' &&
+      to.some((r) => typeof r === 'object' && !('type' in r) && !r.subscriberId)
+    )
+      return answer('subscriber_id_missing', ['subscriberId is required for every recipient']);
+
+    let tenant: Record<string, unknown> | undefined;
+    if (request.tenant !== undefined) {
+      const identifier =
+        typeof request.tenant === 'string' ? request.tenant : request.tenant.identifier;
+      const row = await deps.tenants.tenantByIdentifier(environment.id, identifier);
+      if (!row) return answer('no_tenant_found', [`Tenant "${identifier}" was not found`]);
+      tenant = { identifier: row.identifier, name: row.name, data: row.data ?? {} };
+    }
+
+    if (!(await deps.repo.claimTransaction(environment.id, transactionId, workflow.id)))
+      throw conflict(
+        'transactionId property is not unique, please make sure all triggers have a unique transactionId',
+      );
+    await deps.queue.enqueue({
+      kind: 'trigger',
+      environmentId: environment.id,
+      organizationId: environment.organizationId,
+      workflowId: workflow.id,
+      transactionId,
+      to,
+      payload: request.payload,
+      overrides: request.overrides,
+      ...(request.actor !== undefined && { actor: request.actor }),
+      ...(tenant && { tenant }),
+    });
+    return answer('processed');
+  }
+
+  return {
+    trigger(environment: Environment, request: TriggerRequest): Promise<TriggerResult> {
+      return intake(environment, request, Array.isArray(request.to) ? request.to : [request.to]);
+    },
+
+    /** Each event on its own: one refused event does not stop the others. */
+    async bulk(environment: Environment, events: TriggerRequest[]): Promise<TriggerResult[]> {
+      const results: TriggerResult[] = [];
+      for (const event of events) {
+        try {
+          results.push(await this.trigger(environment, event));
+        } catch (error) {
+          results.push({
+            acknowledged: false,
+            status: 'error',
+            ...(event.transactionId && { transactionId: event.transactionId }),
+            error: [error instanceof Error ? error.message : String(error)],
+          });
+        }
+      }
+      return results;
+    },
+
+    broadcast(environment: Environment, request: BroadcastRequest): Promise<TriggerResult> {
+      return intake(environment, request, 'broadcast');
+    },
+
+    cancel(environment: Environment, transactionId: string): Promise<boolean> {
+      return deps.engine.cancel(environment.id, transactionId);
+    },
+  };
+}
+
+export type EventsService = ReturnType<typeof createEventsService>;

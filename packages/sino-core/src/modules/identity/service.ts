@@ -1,0 +1,95 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Database } from '@locadora/db';
+import type { SecretBox } from '../../secret-box.js';
+import { hashApiKey, newApiKey, newApplicationIdentifier } from './keys.js';
+import { createIdentityRepository, type Environment } from './repository.js';
+
+/** What the first start creates and prints: everything a customer needs to connect. */
+export interface DevelopmentCredentials {
+  organizationId: string;
+  environmentId: string;
+  applicationIdentifier: string;
+  apiKey: string;
+}
+
+export function createIdentityService(deps: { db: Database; secrets: SecretBox }) {
+  const repo = createIdentityRepository(deps.db);
+
+  return {
+    /**
+     * On a database without any organization, creates one with a Development environment, an
+     * API key and an active in-app integration, and answers their credentials (shown once).
+     * Afterwards answers null: nothing is created twice.
+     */
+    async bootstrapDevelopment(organizationName: string): Promise<DevelopmentCredentials | null> {
+      if (await repo.anyOrganization()) return null;
+      const organization = await repo.createOrganization(organizationName);
+      const environment = await repo.createEnvironment({
+        organizationId: organization.id,
+        name: 'Development',
+        identifier: newApplicationIdentifier(),
+      });
+      const apiKey = await this.addApiKey(environment.id);
+      await repo.addInAppIntegration(environment.id, organization.id);
+      return {
+        organizationId: organization.id,
+        environmentId: environment.id,
+        applicationIdentifier: environment.identifier,
+        apiKey,
+      };
+    },
+
+    /** A new key for the environment; the only time it is available in clear. */
+    async addApiKey(environmentId: string): Promise<string> {
+      const key = newApiKey();
+      await repo.addApiKey({
+        environmentId,
+        keyHash: hashApiKey(key),
+        keyCiphertext: deps.secrets.seal(key),
+        hint: key.slice(-4),
+      });
+      return key;
+    },
+
+    /** The environment an `Authorization: ApiKey <key>` header opens, if the key is valid. */
+    environmentForApiKey(key: string): Promise<Environment | undefined> {
+      return repo.environmentByKeyHash(hashApiKey(key));
+    },
+
+    environmentForApplication(identifier: string): Promise<Environment | undefined> {
+      return repo.environmentByIdentifier(identifier);
+    },
+
+    environment: (id: string) => repo.environment(id),
+    organization: (id: string) => repo.organization(id),
+    inAppIntegration: (environmentId: string) => repo.inAppIntegration(environmentId),
+
+    /** The environment's oldest active key, in clear: webhook filters are signed with it. */
+    async apiKeyOf(environmentId: string): Promise<string | undefined> {
+      const [sealed] = await repo.sealedKeys(environmentId);
+      return sealed === undefined ? undefined : deps.secrets.open(sealed);
+    },
+
+    /**
+     * Checks `hmacHash = hex(HMAC-SHA256(API key, subscriberId))` against every active key of
+     * the environment (a key rotation keeps both valid until the old one is revoked).
+     */
+    async hmacMatches(
+      environmentId: string,
+      subscriberId: string,
+      hmacHash: string,
+    ): Promise<boolean> {
+      const given = Buffer.from(hmacHash, 'utf8');
+      for (const sealed of await repo.sealedKeys(environmentId)) {
+        const expected = Buffer.from(
+          createHmac('sha256', deps.secrets.open(sealed)).update(subscriberId).digest('hex'),
+          'utf8',
+        );
+        if (expected.length === given.length && timingSafeEqual(expected, given)) return true;
+      }
+      return false;
+    },
+  };
+}
+
+export type IdentityService = ReturnType<typeof createIdentityService>;

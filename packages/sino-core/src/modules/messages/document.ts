@@ -1,0 +1,86 @@
+import type { ActorType, Channel } from '@sino/shared';
+import type { MessageCta } from '../../db/schema.js';
+import type { Subscriber } from '../subscribers/repository.js';
+import type { MessageRow } from './repository.js';
+
+/** The recipient as the feed joins it (Novu populates these five fields). */
+export interface MessageSubscriber {
+  _id: string;
+  firstName: string | null;
+  lastName: string | null;
+  avatar: string | null;
+  subscriberId: string;
+}
+
+/** A message as Novu 0.24 answers it (WIDGET-WIRE.md, "Message document fields"). */
+export interface MessageDocument {
+  _id: string;
+  _templateId: string;
+  _environmentId: string;
+  _organizationId: string;
+  _notificationId: string;
+  _subscriberId: string;
+  _jobId: string;
+  _feedId: string | null;
+  templateIdentifier: string;
+  content: string;
+  channel: Channel;
+  seen: boolean;
+  read: boolean;
+  /** Absent until the message is first marked, as in Novu. */
+  lastSeenDate?: string;
+  lastReadDate?: string;
+  cta: MessageCta;
+  payload: Record<string, unknown>;
+  transactionId: string;
+  actor?: { type: ActorType; data: string | null };
+  createdAt: string;
+  updatedAt: string;
+  subscriber?: MessageSubscriber;
+}
+
+export const messageSubscriber = (s: Subscriber): MessageSubscriber => ({
+  _id: s.id,
+  firstName: s.firstName,
+  lastName: s.lastName,
+  avatar: s.avatar,
+  subscriberId: s.subscriberId,
+});
+
+/**
+ * A message row in Novu's wire shape. The feed adds the joined recipient and, for a `user`
+ * actor, the actor's avatar in `actor.data`.
+ */
+export function toMessageDocument(
+  row: MessageRow,
+  extras: { subscriber?: MessageSubscriber; actorAvatar?: string | null } = {},
+): MessageDocument {
+  const actor =
+    row.actor && row.actor.type === 'user' && extras.actorAvatar !== undefined
+      ? { type: row.actor.type, data: extras.actorAvatar }
+      : row.actor;
+  return {
+    _id: row.id,
+    _templateId: row.workflowId,
+    _environmentId: row.environmentId,
+    _organizationId: row.organizationId,
+    _notificationId: row.notificationId,
+    _subscriberId: row.subscriberId,
+    _jobId: row.jobId,
+    _feedId: row.feedId,
+    templateIdentifier: row.templateIdentifier,
+    content: row.content,
+    channel: row.channel,
+    seen: row.seen,
+    read: row.read,
+    ...(row.lastSeenDate && { lastSeenDate: row.lastSeenDate.toISOString() }),
+    ...(row.lastReadDate && { lastReadDate: row.lastReadDate.toISOString() }),
+    cta: row.cta,
+    payload: row.payload,
+    transactionId: row.transactionId,
+    ...(actor && { actor: { type: actor.type, data: actor.data ?? null } }),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    ...(extras.subscriber && { subscriber: extras.subscriber }),
+  };
+}

@@ -1,0 +1,401 @@
+import { and, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '@locadora/db';
+import { feeds, messages, notifications, subscribers, type MessageCta } from '../../db/schema.js';
+import { isId, newId } from '../../ids.js';
+import type { ActorType } from '@sino/shared';
+
+export type MessageRow = typeof messages.$inferSelect;
+
+/** Whose messages: the subscriber's internal `_id` and its environment, both always checked. */
+export interface MessageScope {
+  environmentId: string;
+  subscriberId: string;
+}
+
+/** Filters of the feed and of the counts (Novu's `feedIdentifier`, `seen`, `read`, `payload`). */
+export interface MessageFilter {
+  /** Feed identifiers of the environment; messages of any of those feeds. */
+  feedIdentifiers?: string[] | undefined;
+  seen?: boolean | undefined;
+  read?: boolean | undefined;
+  /** Matched against the message payload by containment, nested keys included. */
+  payload?: Record<string, unknown> | undefined;
+}
+
+/** Novu's `MessagesStatusEnum`: what mark-all sets. */
+export type MarkAllAs = 'read' | 'seen' | 'unread' | 'unseen';
+
+/** Every column of a new in-app message (the workflow engine fills them). */
+export interface NewInAppMessage {
+  environmentId: string;
+  organizationId: string;
+  notificationId: string;
+  /** The recipient's internal `_id`. */
+  subscriberId: string;
+  workflowId: string;
+  templateIdentifier: string;
+  jobId: string;
+  stepId: string;
+  feedId: string | null;
+  transactionId: string;
+  /** Compiled HTML. */
+  content: string;
+  payload: Record<string, unknown>;
+  cta: MessageCta;
+  actor: { type: ActorType; data: string | null } | null;
+}
+
+/** How many rows a statement changed, and how many of them were unseen or unread before it. */
+export interface ChangeTally {
+  modified: number;
+  unseen: number;
+  unread: number;
+}
+
+/**
+ * Conditions shared by every statement: the subscriber's own live in-app messages, written
+ * literally so the planner matches the partial indexes (`messages_subscriber_*`).
+ */
+function own(scope: MessageScope): SQL[] {
+  return [
+    eq(messages.subscriberId, scope.subscriberId),
+    eq(messages.environmentId, scope.environmentId),
+    sql`${messages.channel} = 'in_app'`,
+    sql`not ${messages.deleted}`,
+  ];
+}
+
+function matching(scope: MessageScope, filter: MessageFilter): SQL[] {
+  const conditions = own(scope);
+  if (filter.feedIdentifiers) conditions.push(inFeeds(scope.environmentId, filter.feedIdentifiers));
+  if (filter.seen !== undefined)
+    conditions.push(filter.seen ? sql`${messages.seen}` : sql`not ${messages.seen}`);
+  if (filter.read !== undefined)
+    conditions.push(filter.read ? sql`${messages.read}` : sql`not ${messages.read}`);
+  if (filter.payload && Object.keys(filter.payload).length > 0)
+    conditions.push(sql`${messages.payload} @> ${JSON.stringify(filter.payload)}::jsonb`);
+  return conditions;
+}
+
+/** Messages of the feeds with these identifiers; unknown identifiers match nothing. */
+function inFeeds(environmentId: string, identifiers: string[]): SQL {
+  if (identifiers.length === 0) return sql`false`;
+  return sql`${messages.feedId} in (select ${feeds.id} from ${feeds} where ${feeds.environmentId} = ${environmentId} and ${inArray(feeds.identifier, identifiers)})`;
+}
+
+const validIds = (ids: string[]) => [...new Set(ids.filter(isId))];
+
+/** Rows of an aggregate over a data-modifying statement (raw SQL answers `rows` on both drivers). */
+async function tally(db: Database, changed: SQL): Promise<ChangeTally> {
+  const result = (await db.execute(sql`
+    with changed as (${changed})
+    select count(*)::int as "modified",
+           count(*) filter (where not "was_seen")::int as "unseen",
+           count(*) filter (where not "was_read")::int as "unread"
+    from changed`)) as unknown as { rows: ChangeTally[] };
+  return result.rows[0] ?? { modified: 0, unseen: 0, unread: 0 };
+}
+
+/** The subscriber's own live in-app messages, as placeholders (prepared statements). */
+const ownPrepared = (): SQL[] => [
+  eq(messages.subscriberId, sql.placeholder('subscriberId')),
+  eq(messages.environmentId, sql.placeholder('environmentId')),
+  sql`${messages.channel} = 'in_app'`,
+  sql`not ${messages.deleted}`,
+];
+
+export function createMessageRepository(db: Database) {
+  // Both counts follow every new message and every mark: prepared once, on first use.
+  const upTo = (condition: SQL) =>
+    sql<number>`(select count(*)::int from (select 1 from ${messages} where ${and(...ownPrepared(), condition)} limit ${sql.placeholder('cap')}) as capped)`;
+  const countsStatement = () =>
+    db
+      .select({
+        unseen: upTo(sql`not ${messages.seen}`),
+        unread: upTo(sql`not ${messages.read}`),
+      })
+      .from(sql`(values (1)) as one (x)`)
+      .prepare('sino_unseen_and_unread');
+  let counts: ReturnType<typeof countsStatement> | undefined;
+
+  return {
+    /**
+     * Creates an in-app message, unseen and unread, and answers with it the recipient's unseen
+     * and unread counts, the new message included, each counted up to `cap`: both follow every
+     * new message on the socket, and are counted by the same statement.
+     */
+    async insertInAppMessage(
+      input: NewInAppMessage,
+      cap: number,
+    ): Promise<{ row: MessageRow; unseen: number; unread: number }> {
+      const id = newId();
+      // The statement's snapshot does not hold the row it inserts: the others, plus this one.
+      const others = (condition: SQL) =>
+        sql<number>`(select count(*)::int from (select 1 from ${messages} as other
+          where other.subscriber_id = ${input.subscriberId}
+            and other.environment_id = ${input.environmentId}
+            and other.channel = 'in_app' and not other.deleted and ${condition}
+            and other.id <> ${id}
+          limit ${cap - 1}) as capped)`;
+      const [inserted] = await db
+        .insert(messages)
+        .values({ id, channel: 'in_app', ...input })
+        .returning({
+          ...getTableColumns(messages),
+          unseenOthers: others(sql`not other.seen`),
+          unreadOthers: others(sql`not other.read`),
+        });
+      const { unseenOthers, unreadOthers, ...row } = inserted!;
+      return { row, unseen: unseenOthers + 1, unread: unreadOthers + 1 };
+    },
+
+    /** A page of the feed, newest first (walks `messages_subscriber_feed`). */
+    feedPage(
+      scope: MessageScope,
+      filter: MessageFilter,
+      page: { offset: number; limit: number },
+    ): Promise<MessageRow[]> {
+      return db
+        .select()
+        .from(messages)
+        .where(and(...matching(scope, filter)))
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(page.limit)
+        .offset(page.offset);
+    },
+
+    /** The number of matching messages, counting no further than `cap`. */
+    async count(scope: MessageScope, filter: MessageFilter, cap: number): Promise<number> {
+      const capped = db
+        .select({ one: sql`1`.as('one') })
+        .from(messages)
+        .where(and(...matching(scope, filter)))
+        .limit(cap)
+        .as('capped');
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
+      return row?.n ?? 0;
+    },
+
+    /** Unseen and unread counts across feeds in one round trip, each counted up to `cap`. */
+    async unseenAndUnread(
+      scope: MessageScope,
+      cap: number,
+    ): Promise<{ unseen: number; unread: number }> {
+      const [row] = await (counts ??= countsStatement()).execute({ ...scope, cap });
+      return row ?? { unseen: 0, unread: 0 };
+    },
+
+    /** The subscriber's messages among `ids`; malformed ids match nothing. */
+    async byIds(scope: MessageScope, ids: string[]): Promise<MessageRow[]> {
+      const wanted = validIds(ids);
+      if (wanted.length === 0) return [];
+      return db
+        .select()
+        .from(messages)
+        .where(and(...own(scope), inArray(messages.id, wanted)));
+    },
+
+    /** Sets seen and/or read (and their dates) on the subscriber's messages among `ids`. */
+    async mark(
+      scope: MessageScope,
+      ids: string[],
+      mark: { seen?: boolean | undefined; read?: boolean | undefined },
+    ): Promise<MessageRow[]> {
+      const wanted = validIds(ids);
+      if (wanted.length === 0) return [];
+      return db
+        .update(messages)
+        .set({
+          updatedAt: sql`now()`,
+          ...(mark.seen !== undefined && { seen: mark.seen, lastSeenDate: sql`now()` }),
+          ...(mark.read !== undefined && { read: mark.read, lastReadDate: sql`now()` }),
+        })
+        .where(and(...own(scope), inArray(messages.id, wanted)))
+        .returning();
+    },
+
+    /**
+     * Marks every message of the subscriber (or of those feeds) as Novu's mark-all does: `read`
+     * also sets seen, `unread` leaves the message seen. Only messages whose state changes are
+     * touched; the tally says how many were unseen or unread before.
+     */
+    markAll(scope: MessageScope, markAs: MarkAllAs, feedIdentifiers?: string[]) {
+      const target = [...own(scope)];
+      if (feedIdentifiers) target.push(inFeeds(scope.environmentId, feedIdentifiers));
+      const changes: Record<MarkAllAs, { where: SQL; set: SQL }> = {
+        read: {
+          where: sql`not read`,
+          set: sql`read = true, last_read_date = now(), seen = true, last_seen_date = case when target.seen then target.last_seen_date else now() end`,
+        },
+        unread: {
+          where: sql`read`,
+          set: sql`read = false, last_read_date = now(), seen = true, last_seen_date = case when target.seen then target.last_seen_date else now() end`,
+        },
+        seen: { where: sql`not seen`, set: sql`seen = true, last_seen_date = now()` },
+        unseen: { where: sql`seen`, set: sql`seen = false, last_seen_date = now()` },
+      };
+      const { where, set } = changes[markAs];
+      // The target rows are read (and locked) first so the tally can report their old state.
+      return tally(
+        db,
+        sql`with target as (
+              select id, seen, read, last_seen_date from ${messages}
+              where ${and(...target)} and ${where}
+              for update
+            )
+            update ${messages} set ${set}, updated_at = now()
+            from target where ${messages.id} = target.id
+            returning target.seen as "was_seen", target.read as "was_read"`,
+      );
+    },
+
+    /** Soft-deletes one of the subscriber's messages; undefined when it is not theirs or gone. */
+    async softDelete(scope: MessageScope, id: string): Promise<MessageRow | undefined> {
+      if (!isId(id)) return undefined;
+      const [row] = await db
+        .update(messages)
+        .set({ deleted: true, updatedAt: sql`now()` })
+        .where(and(...own(scope), eq(messages.id, id)))
+        .returning();
+      return row;
+    },
+
+    /** Soft-deletes the subscriber's messages among `ids`, or all of them (of one feed). */
+    softDeleteMany(scope: MessageScope, which: { ids: string[] } | { feedId?: string }) {
+      const conditions = own(scope);
+      if ('ids' in which) {
+        const wanted = validIds(which.ids);
+        if (wanted.length === 0) return Promise.resolve({ modified: 0, unseen: 0, unread: 0 });
+        conditions.push(inArray(messages.id, wanted));
+      } else if (which.feedId) {
+        conditions.push(eq(messages.feedId, which.feedId));
+      }
+      return tally(
+        db,
+        sql`update ${messages} set deleted = true, updated_at = now()
+            where ${and(...conditions)}
+            returning seen as "was_seen", read as "was_read"`,
+      );
+    },
+
+    /** Stores a CTA button's outcome: `cta.action.status` and `cta.action.result`. */
+    async updateAction(
+      scope: MessageScope,
+      id: string,
+      action: {
+        type: 'primary' | 'secondary';
+        status: 'pending' | 'done';
+        payload?: Record<string, unknown> | undefined;
+      },
+    ): Promise<MessageRow | undefined> {
+      if (!isId(id)) return undefined;
+      const result = JSON.stringify({
+        type: action.type,
+        ...(action.payload !== undefined && { payload: action.payload }),
+      });
+      const [row] = await db
+        .update(messages)
+        .set({
+          cta: sql`${messages.cta} || jsonb_build_object('action',
+            coalesce(${messages.cta}->'action', '{}'::jsonb) || jsonb_build_object(
+              'status', ${action.status}::text,
+              'result', coalesce(${messages.cta}->'action'->'result', '{}'::jsonb) || ${result}::jsonb))`,
+          updatedAt: sql`now()`,
+        })
+        .where(and(...own(scope), eq(messages.id, id)))
+        .returning();
+      return row;
+    },
+
+    /** The environment's feed with this `_id` or, failing that, this identifier. */
+    /**
+     * The environment's messages of every channel, newest first (GET /v1/messages), one extra
+     * row telling `hasMore`.
+     */
+    async listOfEnvironment(
+      environmentId: string,
+      filter: {
+        subscriberId?: string | undefined;
+        channel?: string | undefined;
+        transactionIds?: string[] | undefined;
+      },
+      page: number,
+      limit: number,
+    ) {
+      const rows = await db
+        .select()
+        .from(messages)
+        .where(
+          and(
+            eq(messages.environmentId, environmentId),
+            eq(messages.deleted, false),
+            filter.subscriberId ? eq(messages.subscriberId, filter.subscriberId) : undefined,
+            filter.channel
+              ? eq(messages.channel, filter.channel as MessageRow['channel'])
+              : undefined,
+            filter.transactionIds
+              ? inArray(messages.transactionId, filter.transactionIds)
+              : undefined,
+          ),
+        )
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(limit + 1)
+        .offset(page * limit);
+      return { items: rows.slice(0, limit), hasMore: rows.length > limit };
+    },
+
+    /** Deletes a message of the environment (any channel); the row, or undefined. */
+    async softDeleteInEnvironment(environmentId: string, id: string) {
+      const [row] = await db
+        .update(messages)
+        .set({ deleted: true, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(messages.environmentId, environmentId),
+            eq(messages.id, id),
+            eq(messages.deleted, false),
+          ),
+        )
+        .returning();
+      return row;
+    },
+
+    async feed(environmentId: string, idOrIdentifier: string) {
+      const [feed] = await db
+        .select()
+        .from(feeds)
+        .where(
+          and(
+            eq(feeds.environmentId, environmentId),
+            isId(idOrIdentifier)
+              ? or(eq(feeds.id, idOrIdentifier), eq(feeds.identifier, idOrIdentifier))
+              : eq(feeds.identifier, idOrIdentifier),
+          ),
+        )
+        .orderBy(sql`${feeds.id} = ${idOrIdentifier} desc`)
+        .limit(1);
+      return feed;
+    },
+
+    /** Avatars of the actors (subscribers) of these notifications, by notification id. */
+    async actorAvatars(
+      environmentId: string,
+      notificationIds: string[],
+    ): Promise<Map<string, string | null>> {
+      if (notificationIds.length === 0) return new Map();
+      const rows = await db
+        .select({ notificationId: notifications.id, avatar: subscribers.avatar })
+        .from(notifications)
+        .innerJoin(subscribers, eq(subscribers.id, notifications.actorSubscriberId))
+        .where(
+          and(
+            eq(notifications.environmentId, environmentId),
+            inArray(notifications.id, [...new Set(notificationIds)]),
+          ),
+        );
+      return new Map(rows.map((r) => [r.notificationId, r.avatar]));
+    },
+  };
+}
+
+export type MessageRepository = ReturnType<typeof createMessageRepository>;

@@ -1,0 +1,316 @@
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Database } from '@locadora/db';
+import { integrations, subscribers, type SubscriberChannel } from '../../db/schema.js';
+import { newId } from '../../ids.js';
+
+export type Subscriber = typeof subscribers.$inferSelect;
+
+/** An integration subscriber credentials can be registered for. */
+export interface CredentialsIntegration {
+  id: string;
+  providerId: string;
+  identifier: string;
+  active: boolean;
+}
+
+/** One subscriber of a bulk create-or-update: the given fields only. */
+export interface SubscriberUpsert {
+  subscriberId: string;
+  profile: SubscriberProfile;
+  /** When given, replaces the subscriber's credentials (Novu's bulk sets them as sent). */
+  channels?: SubscriberChannel[] | undefined;
+}
+
+const PROFILE_COLUMNS = [
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'avatar',
+  'locale',
+  'data',
+] as const satisfies readonly (keyof SubscriberProfile)[];
+
+/** The profile fields a trigger, the widget or the server API may set. */
+export interface SubscriberProfile {
+  firstName?: string | null | undefined;
+  lastName?: string | null | undefined;
+  email?: string | null | undefined;
+  phone?: string | null | undefined;
+  avatar?: string | null | undefined;
+  locale?: string | null | undefined;
+  data?: Record<string, unknown> | null | undefined;
+}
+
+/** Only the fields given: an absent field keeps its value, null clears it. */
+function given(profile: SubscriberProfile) {
+  return Object.fromEntries(
+    Object.entries(profile).filter(([, v]) => v !== undefined),
+  ) as SubscriberProfile;
+}
+
+export function createSubscriberRepository(db: Database) {
+  // Every widget call and every trigger looks a subscriber up: prepared once, on first use.
+  const statements = {
+    byId: () =>
+      db
+        .select()
+        .from(subscribers)
+        .where(
+          and(
+            eq(subscribers.environmentId, sql.placeholder('environmentId')),
+            eq(subscribers.id, sql.placeholder('id')),
+          ),
+        )
+        .prepare('sino_subscriber_by_id'),
+    bySubscriberId: () =>
+      db
+        .select()
+        .from(subscribers)
+        .where(
+          and(
+            eq(subscribers.environmentId, sql.placeholder('environmentId')),
+            eq(subscribers.subscriberId, sql.placeholder('subscriberId')),
+          ),
+        )
+        .prepare('sino_subscriber_by_subscriber_id'),
+  };
+  let byId: ReturnType<typeof statements.byId> | undefined;
+  let bySubscriberId: ReturnType<typeof statements.bySubscriberId> | undefined;
+  return {
+    async byId(environmentId: string, id: string): Promise<Subscriber | undefined> {
+      const [s] = await (byId ??= statements.byId()).execute({ environmentId, id });
+      return s;
+    },
+    async bySubscriberId(
+      environmentId: string,
+      subscriberId: string,
+    ): Promise<Subscriber | undefined> {
+      const [s] = await (bySubscriberId ??= statements.bySubscriberId()).execute({
+        environmentId,
+        subscriberId,
+      });
+      return s;
+    },
+    /** Creates the subscriber, or updates the given fields of an existing one, atomically. */
+    async upsert(
+      ids: { environmentId: string; organizationId: string; subscriberId: string },
+      profile: SubscriberProfile,
+    ): Promise<Subscriber> {
+      const fields = given(profile);
+      const [s] = await db
+        .insert(subscribers)
+        .values({ id: newId(), ...ids, ...fields })
+        .onConflictDoUpdate({
+          target: [subscribers.environmentId, subscribers.subscriberId],
+          set: { ...fields, updatedAt: sql`now()` },
+        })
+        .returning();
+      return s!;
+    },
+    /** Creates the subscriber only if absent; never changes an existing one. */
+    async ensure(ids: {
+      environmentId: string;
+      organizationId: string;
+      subscriberId: string;
+    }): Promise<Subscriber> {
+      // Triggers name existing subscribers far more often than new ones: look first.
+      const existing = await this.bySubscriberId(ids.environmentId, ids.subscriberId);
+      if (existing) return existing;
+      await db
+        .insert(subscribers)
+        .values({ id: newId(), ...ids })
+        .onConflictDoNothing();
+      return (await this.bySubscriberId(ids.environmentId, ids.subscriberId))!;
+    },
+    async update(
+      environmentId: string,
+      subscriberId: string,
+      profile: SubscriberProfile,
+    ): Promise<Subscriber | undefined> {
+      const [s] = await db
+        .update(subscribers)
+        .set({ ...given(profile), updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(subscribers.environmentId, environmentId),
+            eq(subscribers.subscriberId, subscriberId),
+          ),
+        )
+        .returning();
+      return s;
+    },
+    async setChannels(
+      environmentId: string,
+      subscriberId: string,
+      channels: SubscriberChannel[],
+    ): Promise<Subscriber | undefined> {
+      const [s] = await db
+        .update(subscribers)
+        .set({ channels, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(subscribers.environmentId, environmentId),
+            eq(subscribers.subscriberId, subscriberId),
+          ),
+        )
+        .returning();
+      return s;
+    },
+    /** Online now, or offline since now (the last socket of the subscriber closed). */
+    async setOnline(id: string, isOnline: boolean): Promise<Subscriber | undefined> {
+      const [s] = await db
+        .update(subscribers)
+        .set(isOnline ? { isOnline } : { isOnline, lastOnlineAt: sql`now()` })
+        .where(eq(subscribers.id, id))
+        .returning();
+      return s;
+    },
+    async remove(environmentId: string, subscriberId: string): Promise<boolean> {
+      const removed = await db
+        .delete(subscribers)
+        .where(
+          and(
+            eq(subscribers.environmentId, environmentId),
+            eq(subscribers.subscriberId, subscriberId),
+          ),
+        )
+        .returning({ id: subscribers.id });
+      return removed.length > 0;
+    },
+    /** A page of the environment's subscribers, oldest first; one extra row tells `hasMore`. */
+    async page(environmentId: string, page: number, limit: number) {
+      const rows = await db
+        .select()
+        .from(subscribers)
+        .where(eq(subscribers.environmentId, environmentId))
+        .orderBy(asc(subscribers.createdAt), asc(subscribers.id))
+        .limit(limit + 1)
+        .offset(page * limit);
+      return { items: rows.slice(0, limit), hasMore: rows.length > limit };
+    },
+    /**
+     * Creates or updates many subscribers, each with only its given fields. Rows that give the
+     * same fields share one statement, so a bulk of one shape is one round trip; the whole is
+     * one transaction. Every subscriberId must appear once. Answers which rows were created.
+     */
+    async upsertMany(
+      ids: { environmentId: string; organizationId: string },
+      items: SubscriberUpsert[],
+    ): Promise<{ subscriberId: string; created: boolean }[]> {
+      const groups = new Map<string, { columns: string[]; rows: SubscriberUpsert[] }>();
+      for (const item of items) {
+        const columns: string[] = PROFILE_COLUMNS.filter((c) => item.profile[c] !== undefined);
+        if (item.channels !== undefined) columns.push('channels');
+        const shape = columns.join(',');
+        const group = groups.get(shape) ?? { columns, rows: [] };
+        group.rows.push(item);
+        groups.set(shape, group);
+      }
+      // All or nothing: a failed group must not leave the earlier ones written.
+      return db.transaction(async (tx) => {
+        const results: { subscriberId: string; created: boolean }[] = [];
+        for (const { columns, rows } of groups.values()) {
+          const values = rows.map((item) => ({
+            id: newId(),
+            ...ids,
+            subscriberId: item.subscriberId,
+            ...given(item.profile),
+            ...(item.channels !== undefined && { channels: item.channels }),
+          }));
+          const set = Object.fromEntries(
+            columns.map((c) => [c, sql.raw(`excluded."${subscribers[c as 'email'].name}"`)]),
+          );
+          const returned = await tx
+            .insert(subscribers)
+            .values(values)
+            .onConflictDoUpdate({
+              target: [subscribers.environmentId, subscribers.subscriberId],
+              set: { ...set, updatedAt: sql`now()` },
+            })
+            // A row the statement inserted has no deleting transaction yet (xmax = 0).
+            .returning({
+              subscriberId: subscribers.subscriberId,
+              created: sql<boolean>`(xmax = 0)`,
+            });
+          results.push(...returned);
+        }
+        return results;
+      });
+    },
+    /**
+     * Changes the subscriber's credentials under a row lock, so concurrent updates of two
+     * providers never lose one another. Answers undefined when the subscriber does not exist.
+     */
+    async updateChannels(
+      environmentId: string,
+      subscriberId: string,
+      change: (channels: SubscriberChannel[]) => SubscriberChannel[],
+    ): Promise<Subscriber | undefined> {
+      return db.transaction(async (tx) => {
+        const [current] = await tx
+          .select({ id: subscribers.id, channels: subscribers.channels })
+          .from(subscribers)
+          .where(
+            and(
+              eq(subscribers.environmentId, environmentId),
+              eq(subscribers.subscriberId, subscriberId),
+            ),
+          )
+          .for('update');
+        if (!current) return undefined;
+        const [s] = await tx
+          .update(subscribers)
+          .set({ channels: change(current.channels), updatedAt: sql`now()` })
+          .where(eq(subscribers.id, current.id))
+          .returning();
+        return s;
+      });
+    },
+    /**
+     * The environment's integrations of a provider, newest first (credentials are registered
+     * for one of them). Deleted integrations are left out.
+     */
+    async integrationsOfProvider(
+      environmentId: string,
+      providerIds: string[],
+    ): Promise<CredentialsIntegration[]> {
+      if (providerIds.length === 0) return [];
+      return db
+        .select({
+          id: integrations.id,
+          providerId: integrations.providerId,
+          identifier: integrations.identifier,
+          active: integrations.active,
+        })
+        .from(integrations)
+        .where(
+          and(
+            eq(integrations.environmentId, environmentId),
+            inArray(integrations.providerId, providerIds),
+            isNull(integrations.deletedAt),
+          ),
+        )
+        .orderBy(desc(integrations.createdAt), desc(integrations.id));
+    },
+    /** Every subscriber id of the environment, in pages (broadcast). */
+    async *allIds(environmentId: string, batch = 500): AsyncGenerator<string[]> {
+      let after = '';
+      for (;;) {
+        const rows = await db
+          .select({ id: subscribers.id })
+          .from(subscribers)
+          .where(
+            and(eq(subscribers.environmentId, environmentId), sql`${subscribers.id} > ${after}`),
+          )
+          .orderBy(asc(subscribers.id))
+          .limit(batch);
+        if (rows.length === 0) return;
+        yield rows.map((r) => r.id);
+        after = rows[rows.length - 1]!.id;
+      }
+    },
+  };
+}
+
+export type SubscriberRepository = ReturnType<typeof createSubscriberRepository>;

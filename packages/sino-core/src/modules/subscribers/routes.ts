@@ -1,0 +1,227 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { SinoContext } from '../../context.js';
+import type { Scope } from './service.js';
+import {
+  bulkSubscribersBody,
+  createSubscriberBody,
+  credentialsBody,
+  onlineStatusBody,
+  pageQuery,
+  serverErrors,
+  subscriberParams,
+  subscriberWire,
+  toSubscriberWire,
+  updateSubscriberBody,
+} from './schemas.js';
+
+const one = z.object({ data: subscriberWire });
+
+/** The environment the API key opened (the server API's guard ran before). */
+const scopeOf = (request: FastifyRequest): Scope => request.environment!;
+
+/** Subscribers of the server API (`/v1/subscribers`), as Novu 0.24 answers them. */
+export const subscriberRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const service = ctx.services.subscriberService;
+  const tags = ['Subscribers'];
+
+  r.get(
+    '/subscribers',
+    {
+      schema: {
+        tags,
+        summary: "A page of the environment's subscribers, oldest first",
+        querystring: pageQuery,
+        response: {
+          200: z.object({
+            data: z.array(subscriberWire),
+            page: z.number().int(),
+            pageSize: z.number().int(),
+            hasMore: z.boolean(),
+          }),
+          ...serverErrors(),
+        },
+      },
+    },
+    async (request) => {
+      const { page, limit } = request.query;
+      const { items, hasMore } = await service.page(scopeOf(request), page, limit);
+      return { data: items.map(toSubscriberWire), page, pageSize: limit, hasMore };
+    },
+  );
+
+  r.get(
+    '/subscribers/:subscriberId',
+    {
+      schema: {
+        tags,
+        summary: 'A subscriber, by the subscriberId the customer chose',
+        params: subscriberParams,
+        response: { 200: one, ...serverErrors(404) },
+      },
+    },
+    async (request) => ({
+      data: toSubscriberWire(await service.get(scopeOf(request), request.params.subscriberId)),
+    }),
+  );
+
+  r.post(
+    '/subscribers',
+    {
+      schema: {
+        tags,
+        summary: 'Creates a subscriber, or updates the given fields of an existing one',
+        body: createSubscriberBody,
+        response: { 201: one, ...serverErrors() },
+      },
+    },
+    async (request, reply) => {
+      const { subscriberId, ...input } = request.body;
+      const subscriber = await service.createOrUpdate(scopeOf(request), subscriberId, input);
+      return reply.code(201).send({ data: toSubscriberWire(subscriber) });
+    },
+  );
+
+  r.post(
+    '/subscribers/bulk',
+    {
+      schema: {
+        tags,
+        summary: 'Creates or updates up to 500 subscribers',
+        body: bulkSubscribersBody,
+        response: {
+          201: z.object({
+            data: z.object({
+              updated: z.array(z.object({ subscriberId: z.string() })),
+              created: z.array(z.object({ subscriberId: z.string() })),
+              failed: z.array(z.object({ subscriberId: z.string(), message: z.string() })),
+            }),
+          }),
+          ...serverErrors(),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await service.bulk(scopeOf(request), request.body.subscribers);
+      return reply.code(201).send({ data: result });
+    },
+  );
+
+  r.put(
+    '/subscribers/:subscriberId',
+    {
+      schema: {
+        tags,
+        summary: 'Updates the given fields of a subscriber',
+        params: subscriberParams,
+        body: updateSubscriberBody,
+        response: { 200: one, ...serverErrors(404) },
+      },
+    },
+    async (request) => ({
+      data: toSubscriberWire(
+        await service.update(scopeOf(request), request.params.subscriberId, request.body),
+      ),
+    }),
+  );
+
+  r.delete(
+    '/subscribers/:subscriberId',
+    {
+      schema: {
+        tags,
+        summary: 'Deletes a subscriber with its messages, preferences and topic memberships',
+        params: subscriberParams,
+        response: {
+          200: z.object({
+            data: z.object({ acknowledged: z.boolean(), status: z.literal('deleted') }),
+          }),
+          ...serverErrors(404),
+        },
+      },
+    },
+    async (request) => {
+      await service.remove(scopeOf(request), request.params.subscriberId);
+      return { data: { acknowledged: true, status: 'deleted' as const } };
+    },
+  );
+
+  for (const [method, mode, summary] of [
+    [
+      'PUT',
+      'replace',
+      "Sets a provider's credentials; the device tokens sent replace the stored ones",
+    ],
+    [
+      'PATCH',
+      'append',
+      "Sets a provider's credentials; the device tokens sent join the stored ones",
+    ],
+  ] as const) {
+    r.route({
+      method,
+      url: '/subscribers/:subscriberId/credentials',
+      schema: {
+        tags,
+        summary,
+        params: subscriberParams,
+        body: credentialsBody,
+        response: { 200: one, ...serverErrors(404) },
+      },
+      handler: async (request) => ({
+        data: toSubscriberWire(
+          await service.setCredentials(
+            scopeOf(request),
+            request.params.subscriberId,
+            request.body,
+            mode,
+          ),
+        ),
+      }),
+    });
+  }
+
+  r.delete(
+    '/subscribers/:subscriberId/credentials/:providerId',
+    {
+      schema: {
+        tags,
+        summary: "Removes a subscriber's credentials of one provider",
+        params: z.object({ subscriberId: z.string(), providerId: z.string() }),
+        response: { 204: z.null(), ...serverErrors(404) },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteCredentials(
+        scopeOf(request),
+        request.params.subscriberId,
+        request.params.providerId,
+      );
+      return reply.code(204).send(null);
+    },
+  );
+
+  r.patch(
+    '/subscribers/:subscriberId/online-status',
+    {
+      schema: {
+        tags,
+        summary: 'Marks a subscriber online, or offline since now',
+        params: subscriberParams,
+        body: onlineStatusBody,
+        response: { 200: one, ...serverErrors(404) },
+      },
+    },
+    async (request) => {
+      const isOnline = (request.body.isOnline ?? request.body.online)!;
+      const subscriber = await service.setOnlineStatus(
+        scopeOf(request),
+        request.params.subscriberId,
+        isOnline,
+      );
+      return { data: toSubscriberWire(subscriber) };
+    },
+  );
+};

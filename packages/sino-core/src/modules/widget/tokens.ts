@@ -1,0 +1,65 @@
+import { SignJWT, jwtVerify } from 'jose';
+
+export const WIDGET_AUDIENCE = 'widget_user';
+const ISSUER = 'sino';
+const VALIDITY = '15d';
+
+/** The subscriber session a widget token carries (Novu's payload). */
+export interface WidgetSession {
+  _id: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  organizationId: string;
+  environmentId: string;
+  subscriberId: string;
+}
+
+/** HS256 subscriber tokens with audience `widget_user`, valid 15 days, as Novu issues them. */
+export function createWidgetTokens(secret: string) {
+  const key = new TextEncoder().encode(secret);
+  return {
+    issue(session: WidgetSession): Promise<string> {
+      return new SignJWT({ ...session })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(ISSUER)
+        .setAudience(WIDGET_AUDIENCE)
+        .setSubject(session._id)
+        .setIssuedAt()
+        .setExpirationTime(VALIDITY)
+        .sign(key);
+    },
+    /** The session, or null for a missing, forged, expired or wrong-audience token. */
+    async verify(token: string | undefined | null): Promise<WidgetSession | null> {
+      if (!token || token === 'null' || token === 'undefined') return null;
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          issuer: ISSUER,
+          audience: WIDGET_AUDIENCE,
+          algorithms: ['HS256'],
+        });
+        const { _id, environmentId, organizationId, subscriberId } = payload;
+        if (
+          typeof _id !== 'string' ||
+          typeof environmentId !== 'string' ||
+          typeof organizationId !== 'string' ||
+          typeof subscriberId !== 'string'
+        )
+          return null;
+        return {
+          _id,
+          environmentId,
+          organizationId,
+          subscriberId,
+          firstName: (payload.firstName as string | null) ?? null,
+          lastName: (payload.lastName as string | null) ?? null,
+          email: (payload.email as string | null) ?? null,
+        };
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+export type WidgetTokens = ReturnType<typeof createWidgetTokens>;

@@ -1,0 +1,119 @@
+import fp from 'fastify-plugin';
+import cors from '@fastify/cors';
+import type { FastifyPluginAsync } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from './http/validation.js';
+import type { SinoContext, SinoOptions } from './context.js';
+import { createSinoServices, type SinoServices } from './services.js';
+import { createGuards } from './http/guards.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { installIdempotency } from './http/idempotency.js';
+import { installRateLimit } from './http/rate-limit.js';
+import { subscriberRoutes } from './modules/subscribers/routes.js';
+import { topicRoutes } from './modules/topics/routes.js';
+import { tenantRoutes } from './modules/tenants/routes.js';
+import { widgetSessionRoutes } from './modules/widget/routes.js';
+import { createSocketGateway } from './realtime/gateway.js';
+import { createWidgetTokens } from './modules/widget/tokens.js';
+import { createSubscriberRepository } from './modules/subscribers/repository.js';
+import { feedRoutes, workflowRoutes } from './modules/workflows/routes.js';
+import {
+  subscriberPreferenceRoutes,
+  widgetPreferenceRoutes,
+} from './modules/preferences/routes.js';
+import { widgetMessageRoutes } from './modules/messages/widget-routes.js';
+import { serverMessageRoutes } from './modules/messages/server-routes.js';
+import { eventRoutes } from './modules/events/routes.js';
+import { environmentMessageRoutes } from './modules/messages/environment-routes.js';
+import { activityRoutes } from './modules/activity/routes.js';
+import { createJobQueue } from './queue/factory.js';
+import type { EngineTask } from './engine/ports.js';
+
+/**
+ * Sino's HTTP API under `/v1`, with its own validator, serializer and error handler (English,
+ * Novu's error body), encapsulated so the rental API keeps its own.
+ */
+const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
+  // Only the context travels on: the options also hold this plugin's own `prefix`.
+  const ctx: SinoContext = { services: options.services, guards: options.guards };
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  app.decorateRequest('environment', null);
+  app.decorateRequest('widget', null);
+
+  // The widget is embedded in other sites: its API is open to every origin. Tokens travel in
+  // the Authorization header, never in cookies, so this exposes nothing.
+  await app.register(
+    async (widgets) => {
+      await widgets.register(cors, { origin: '*', methods: ['GET', 'POST', 'PATCH', 'DELETE'] });
+      // Widget API modules, one line each.
+      await widgets.register(widgetPreferenceRoutes, ctx);
+      await widgets.register(widgetSessionRoutes, ctx);
+      await widgets.register(widgetMessageRoutes, ctx);
+    },
+    { prefix: '/widgets' },
+  );
+
+  // The server API: every route below needs `Authorization: ApiKey <key>`.
+  await app.register(async (server) => {
+    server.addHook('onRequest', ctx.guards.apiKey);
+    installRateLimit(server, ctx.services.rateLimits);
+    installIdempotency(server, ctx.services.idempotency);
+    // Server API modules, one line each.
+    await server.register(subscriberRoutes, ctx);
+    await server.register(topicRoutes, ctx);
+    await server.register(tenantRoutes, ctx);
+    await server.register(workflowRoutes, ctx);
+    await server.register(feedRoutes, ctx);
+    await server.register(subscriberPreferenceRoutes, ctx);
+    await server.register(serverMessageRoutes, ctx);
+    await server.register(eventRoutes, ctx);
+    await server.register(environmentMessageRoutes, ctx);
+    await server.register(activityRoutes, ctx);
+  });
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sino: SinoServices;
+  }
+}
+
+/** Registers Sino under `/v1` and exposes its services as `app.sino` (bootstrap, Locadora). */
+export const sinoCore = fp<SinoOptions>(
+  async (app, options) => {
+    const gateway = createSocketGateway({
+      server: app.server,
+      tokens: createWidgetTokens(options.widgetTokenSecret),
+      subscribers: createSubscriberRepository(options.db),
+      log: app.log,
+      redisUrl: options.redisUrl,
+    });
+    app.addHook('preClose', () => gateway.close());
+    const queue = await createJobQueue<EngineTask>({
+      name: 'sino-jobs',
+      database: options.database,
+      redisUrl: options.redisUrl,
+      ...(options.queuePrefix && { redisPrefix: options.queuePrefix }),
+      ...(options.queuePollingIntervalMs !== undefined && {
+        pollingIntervalMs: options.queuePollingIntervalMs,
+      }),
+      onError: (err) => app.log.error({ err }, 'job queue error'),
+    });
+    // Stopped before the database closes: in-flight jobs finish, nothing new starts.
+    app.addHook('preClose', () => queue.stop());
+    const services = createSinoServices(options, gateway, queue, app.log);
+    const guards = createGuards(services);
+    app.decorate('sino', services);
+    await app.register(api, { services, guards, prefix: '/v1' } as SinoContext & {
+      prefix: string;
+    });
+    if (options.runWorkers !== false) {
+      await queue.work((job) => services.engine.process(job.data), {
+        concurrency: options.workerConcurrency ?? 8,
+      });
+    }
+  },
+  { name: 'sino-core', fastify: '5.x' },
+);

@@ -1,0 +1,159 @@
+import { Queue, Worker, type Job, type JobState } from 'bullmq';
+import { Redis } from 'ioredis';
+import {
+  checkConcurrency,
+  checkQueueName,
+  checkRetryPolicy,
+  resolveEnqueue,
+  type QueueSettings,
+} from './options.js';
+import {
+  DEFAULT_RETRY,
+  RETENTION,
+  type EnqueueOptions,
+  type JobHandler,
+  type JobQueue,
+  type QueueJobState,
+  type RetryPolicy,
+  type WorkOptions,
+} from './port.js';
+
+export interface BullMqQueueOptions extends QueueSettings {
+  /** `redis://...` of the Redis every process of the deployment shares. */
+  redisUrl: string;
+  /** Prefix of the queue's Redis keys; `sino` when absent. Tests use one of their own. */
+  prefix?: string;
+}
+
+/**
+ * The queue on BullMQ, for deployments with `REDIS_URL`. Consumers block on Redis rather than
+ * poll, so a waiting job is picked up within milliseconds whichever process enqueued it
+ * (delayed jobs ran up to about 100 ms after their due time in docs/decisions/010).
+ * While Redis is unreachable, opening and enqueueing wait for it rather than fail.
+ */
+export async function openBullMqQueue<T>(options: BullMqQueueOptions): Promise<JobQueue<T>> {
+  const name = checkQueueName(options.name);
+  const retry = checkRetryPolicy(options.retry ?? DEFAULT_RETRY);
+  const prefix = options.prefix ?? 'sino';
+  // BullMQ's blocking commands must wait out a Redis restart instead of failing after the
+  // default 20 retries, hence no per-request retry limit. Commands wait while Redis is away.
+  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue(name, { connection, prefix });
+  queue.on('error', (error) => options.onError(error));
+  try {
+    await queue.waitUntilReady();
+  } catch (error) {
+    await queue.close().catch(() => {});
+    connection.disconnect();
+    throw error;
+  }
+  return new BullMqJobQueue<T>(name, queue, connection, prefix, retry, options.onError);
+}
+
+class BullMqJobQueue<T> implements JobQueue<T> {
+  readonly #queue: Queue;
+  readonly #connection: Redis;
+  readonly #prefix: string;
+  readonly #retry: RetryPolicy;
+  readonly #onError: (error: unknown) => void;
+  #worker: Worker | undefined;
+  #stopping: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(
+    readonly name: string,
+    queue: Queue,
+    connection: Redis,
+    prefix: string,
+    retry: RetryPolicy,
+    onError: (error: unknown) => void,
+  ) {
+    this.#queue = queue;
+    this.#connection = connection;
+    this.#prefix = prefix;
+    this.#retry = retry;
+    this.#onError = onError;
+  }
+
+  async enqueue(data: T, options: EnqueueOptions = {}): Promise<string> {
+    this.#assertOpen();
+    const job = resolveEnqueue(options, this.#retry);
+    const { backoff } = job;
+    // An existing job id makes BullMQ store nothing and answer that id: the dedupe.
+    const added = await this.#queue.add(this.name, data ?? null, {
+      ...(job.jobId && { jobId: job.jobId }),
+      ...(job.delayMs > 0 && { delay: Math.ceil(job.delayMs) }),
+      attempts: job.retryLimit + 1,
+      ...(backoff.delayMs > 0 && { backoff: { type: backoff.type, delay: backoff.delayMs } }),
+      removeOnComplete: { age: RETENTION.completedSeconds },
+      removeOnFail: { age: RETENTION.failedSeconds },
+    });
+    if (!added.id) throw new Error(`BullMQ stored no job in queue "${this.name}"`);
+    return added.id;
+  }
+
+  async cancel(jobId: string): Promise<boolean> {
+    this.#assertOpen();
+    const state = await this.#queue.getJobState(jobId);
+    if (!NOT_STARTED.has(state)) return false;
+    // 0 when a worker locked the job meanwhile. A job that went all the way to finished
+    // between the two calls would be removed and reported canceled; the engine tolerates
+    // that, since it marks its own job canceled before calling here.
+    return (await this.#queue.remove(jobId)) === 1;
+  }
+
+  async getState(jobId: string): Promise<QueueJobState | null> {
+    this.#assertOpen();
+    return STATES[await this.#queue.getJobState(jobId)];
+  }
+
+  async work(handler: JobHandler<T>, options: WorkOptions = {}): Promise<void> {
+    if (this.#stopping) throw new Error(`queue "${this.name}" is stopped`);
+    if (this.#worker) throw new Error(`queue "${this.name}" is already being worked`);
+    const concurrency = checkConcurrency(options);
+    const worker = new Worker<T>(
+      this.name,
+      async (job: Job<T>) => {
+        await handler({
+          id: job.id ?? '',
+          data: job.data,
+          attempt: job.attemptsMade + 1,
+          maxAttempts: job.opts.attempts ?? 1,
+        });
+      },
+      { connection: this.#connection, prefix: this.#prefix, concurrency },
+    );
+    worker.on('error', (error) => this.#onError(error));
+    this.#worker = worker;
+    await worker.waitUntilReady();
+  }
+
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      // Worker.close() waits for the running handlers; the queue stays usable meanwhile.
+      await this.#worker?.close();
+      await this.#queue.close();
+      await this.#connection.quit();
+      this.#stopped = true;
+    })();
+    return this.#stopping;
+  }
+
+  // Handlers still running during stop() may enqueue; only a stopped instance refuses.
+  #assertOpen(): void {
+    if (this.#stopped) throw new Error(`queue "${this.name}" is stopped`);
+  }
+}
+
+const NOT_STARTED = new Set<JobState | 'unknown'>(['waiting', 'prioritized', 'delayed']);
+
+const STATES: Record<JobState | 'unknown', QueueJobState | null> = {
+  waiting: 'waiting',
+  prioritized: 'waiting',
+  'waiting-children': 'waiting',
+  delayed: 'delayed',
+  active: 'active',
+  completed: 'completed',
+  failed: 'failed',
+  unknown: null,
+};

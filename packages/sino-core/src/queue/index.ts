@@ -1,0 +1,15 @@
+export type {
+  Backoff,
+  EnqueueOptions,
+  JobHandler,
+  JobQueue,
+  QueueJob,
+  QueueJobState,
+  RetryPolicy,
+  WorkOptions,
+} from './port.js';
+export { DEFAULT_RETRY, RETENTION } from './port.js';
+export type { QueueSettings } from './options.js';
+export { createJobQueue, type JobQueueOptions } from './factory.js';
+export { openPgBossQueue, PG_BOSS_SCHEMA, type PgBossQueueOptions } from './pg-boss.js';
+export { openBullMqQueue, type BullMqQueueOptions } from './bullmq.js';

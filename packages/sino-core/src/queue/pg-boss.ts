@@ -1,0 +1,304 @@
+import PgBoss from 'pg-boss';
+import type { DatabaseHandle } from '@locadora/db';
+import {
+  checkConcurrency,
+  checkQueueName,
+  checkRetryPolicy,
+  resolveEnqueue,
+  type QueueSettings,
+} from './options.js';
+import {
+  DEFAULT_RETRY,
+  RETENTION,
+  type EnqueueOptions,
+  type JobHandler,
+  type JobQueue,
+  type QueueJobState,
+  type RetryPolicy,
+  type WorkOptions,
+} from './port.js';
+
+/** The Postgres schema pg-boss creates and migrates for itself (Sino's tables are in `sino`). */
+export const PG_BOSS_SCHEMA = 'sino_queue';
+
+export interface PgBossQueueOptions extends QueueSettings {
+  /** The product's database; only its raw executor is used, on PGlite and PostgreSQL alike. */
+  database: Pick<DatabaseHandle, 'executeSql'>;
+  /**
+   * How long an idle consumer waits before looking for due jobs again; 500 ms when absent.
+   * An enqueue in the same instance wakes its consumer at once, so this bounds the pickup
+   * latency of jobs enqueued elsewhere, delays that fall due, and retries.
+   */
+  pollingIntervalMs?: number;
+  /**
+   * A job active for longer is taken for abandoned by a dead process and failed (into a retry)
+   * by the maintenance run; 15 minutes when absent. Handlers must finish well within it.
+   */
+  expireInSeconds?: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The queue on pg-boss, in the product's own database: PGlite in one process, or PostgreSQL
+ * shared by many. pg-boss owns the schema `sino_queue` (created and migrated at open), the
+ * inserts, the fetch (`FOR UPDATE SKIP LOCKED`), retries and maintenance. The consumer loop
+ * is ours: pg-boss's `work()` polls at most every 500 ms and sleeps the whole interval even
+ * after it found a job, which caps a worker at two jobs a second.
+ *
+ * On PGlite, never call the queue inside a Drizzle transaction callback: the transaction
+ * holds the one connection the queue's statement then waits for, a deadlock.
+ */
+export async function openPgBossQueue<T>(options: PgBossQueueOptions): Promise<JobQueue<T>> {
+  const name = checkQueueName(options.name);
+  const retry = checkRetryPolicy(options.retry ?? DEFAULT_RETRY);
+  const pollingIntervalMs = options.pollingIntervalMs ?? 500;
+  if (!Number.isFinite(pollingIntervalMs) || pollingIntervalMs < 1) {
+    throw new RangeError(`pollingIntervalMs must be >= 1, got ${pollingIntervalMs}`);
+  }
+  const { database } = options;
+  const executeSql: PgBossQueueOptions['database']['executeSql'] = (text, values) =>
+    database.executeSql(text, values);
+  const boss = new PgBoss({
+    db: { executeSql },
+    schema: PG_BOSS_SCHEMA,
+    // Cron schedules are not used; without them pg-boss starts no worker of its own.
+    schedule: false,
+    expireInSeconds: options.expireInSeconds ?? 15 * 60,
+    archiveCompletedAfterSeconds: RETENTION.completedSeconds,
+    archiveFailedAfterSeconds: RETENTION.failedSeconds,
+  });
+  // pg-boss emits maintenance failures; an EventEmitter without an 'error' listener throws.
+  boss.on('error', (error) => options.onError(error));
+  await boss.start();
+  if (!(await boss.getQueue(name))) await createQueue(executeSql, name);
+  await createFetchIndex(executeSql);
+  return new PgBossJobQueue<T>(name, boss, executeSql, retry, pollingIntervalMs, options.onError);
+}
+
+class PgBossJobQueue<T> implements JobQueue<T> {
+  readonly #boss: PgBoss;
+  readonly #executeSql: PgBossQueueOptions['database']['executeSql'];
+  readonly #retry: RetryPolicy;
+  readonly #pollingIntervalMs: number;
+  readonly #onError: (error: unknown) => void;
+  readonly #running = new Set<Promise<void>>();
+  #consuming: Promise<void> | undefined;
+  #stopping: Promise<void> | undefined;
+  #stopped = false;
+  #woken = false;
+  /** The last fetch found fewer jobs than it asked for: nothing else was due. */
+  #drained = false;
+  #wake: (() => void) | undefined;
+
+  constructor(
+    readonly name: string,
+    boss: PgBoss,
+    executeSql: PgBossQueueOptions['database']['executeSql'],
+    retry: RetryPolicy,
+    pollingIntervalMs: number,
+    onError: (error: unknown) => void,
+  ) {
+    this.#boss = boss;
+    this.#executeSql = executeSql;
+    this.#retry = retry;
+    this.#pollingIntervalMs = pollingIntervalMs;
+    this.#onError = onError;
+  }
+
+  async enqueue(data: T, options: EnqueueOptions = {}): Promise<string> {
+    this.#assertOpen();
+    const job = resolveEnqueue(options, this.#retry);
+    const { delayMs, backoff } = job;
+    // Serialized here so that any JSON value (a bare string included) reaches the jsonb column.
+    const id = await this.#boss.send(this.name, JSON.stringify(data ?? null) as unknown as object, {
+      ...(job.jobId && { id: job.jobId }),
+      // Seconds after the database's now(), so the due time is the database's, not ours.
+      ...(delayMs > 0 && { startAfter: (delayMs / 1000).toFixed(3) }),
+      retryLimit: job.retryLimit,
+      retryDelay: Math.ceil(backoff.delayMs / 1000),
+      // pg-boss raises an exponential delay of 0 to 1 s; no delay means no backoff at all.
+      retryBackoff: backoff.type === 'exponential' && backoff.delayMs > 0,
+    });
+    // A null id is pg-boss's answer to a conflict on the id, i.e. the dedupe key is held.
+    const stored = id ?? job.jobId;
+    if (!stored) throw new Error(`pg-boss stored no job in queue "${this.name}"`);
+    if (delayMs === 0) this.#poke();
+    return stored;
+  }
+
+  async cancel(jobId: string): Promise<boolean> {
+    this.#assertOpen();
+    if (!UUID.test(jobId)) return false;
+    // pg-boss's own cancel() also "cancels" running jobs, which would then run to completion
+    // anyway; only jobs that have not started are deleted. States are ordered: created < retry
+    // < active, as pg-boss's own queries rely on.
+    const { rows } = await this.#executeSql(
+      `delete from ${PG_BOSS_SCHEMA}.job where name = $1 and id = $2 and state < 'active' returning id`,
+      [this.name, jobId],
+    );
+    return rows.length > 0;
+  }
+
+  async getState(jobId: string): Promise<QueueJobState | null> {
+    this.#assertOpen();
+    if (!UUID.test(jobId)) return null;
+    const { rows } = await this.#executeSql(
+      `select state::text as state, start_after > now() as later
+         from ${PG_BOSS_SCHEMA}.job where name = $1 and id = $2`,
+      [this.name, jobId],
+    );
+    const row = rows[0] as { state: string; later: boolean } | undefined;
+    switch (row?.state) {
+      case 'created':
+      case 'retry':
+        return row.later ? 'delayed' : 'waiting';
+      case 'active':
+      case 'completed':
+      case 'failed':
+        return row.state;
+      default:
+        return null;
+    }
+  }
+
+  async work(handler: JobHandler<T>, options: WorkOptions = {}): Promise<void> {
+    if (this.#stopping) throw new Error(`queue "${this.name}" is stopped`);
+    if (this.#consuming) throw new Error(`queue "${this.name}" is already being worked`);
+    const concurrency = checkConcurrency(options);
+    this.#consuming = this.#consume(handler, concurrency);
+  }
+
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      this.#poke();
+      await this.#consuming;
+      await Promise.all(this.#running);
+      // Nothing of pg-boss's is in flight any more; the database handle is the caller's.
+      await this.#boss.stop({ graceful: false, close: false });
+      this.#stopped = true;
+    })();
+    return this.#stopping;
+  }
+
+  async #consume(handler: JobHandler<T>, concurrency: number): Promise<void> {
+    while (!this.#stopping) {
+      // A poke from here on is seen by the sleep below, so none is lost while fetching.
+      this.#woken = false;
+      const free = concurrency - this.#running.size;
+      let drained = false;
+      if (free > 0) {
+        // pg-boss's fetch answers [] on a database error rather than throwing.
+        const jobs = await this.#boss
+          .fetch<T>(this.name, { batchSize: free, includeMetadata: true })
+          .catch((error: unknown) => (this.#onError(error), []));
+        // Fetched jobs are active already: they run even when stop() came meanwhile.
+        for (const job of jobs) this.#run(handler, job);
+        drained = jobs.length < free;
+        this.#drained = drained;
+      }
+      // Full: wait for a handler to finish. Drained: poll again later, or when poked.
+      if (free === 0 || drained) await this.#sleep(drained ? this.#pollingIntervalMs : Infinity);
+    }
+  }
+
+  #run(handler: JobHandler<T>, job: PgBoss.JobWithMetadata<T>): void {
+    const running = (async () => {
+      let failure: { error: unknown } | undefined;
+      try {
+        await handler({
+          id: job.id,
+          data: job.data,
+          attempt: job.retryCount + 1,
+          maxAttempts: job.retryLimit + 1,
+        });
+      } catch (error) {
+        failure = { error };
+      }
+      try {
+        if (failure) await this.#boss.fail(this.name, job.id, errorOutput(failure.error));
+        else await this.#boss.complete(this.name, job.id);
+      } catch (error) {
+        // The job stays active until it expires, and is then retried: at least once.
+        this.#onError(error);
+      }
+    })().finally(() => {
+      this.#running.delete(running);
+      // A free slot is worth a fetch only if jobs may be waiting: the last fetch filled every
+      // slot. Otherwise the queue was empty then, and what came since woke the consumer itself
+      // (an enqueue here) or is found at the next poll (one elsewhere); a fetch after every
+      // job would double the fetches, each a statement of its own, whenever the worker keeps up.
+      if (!this.#drained) this.#poke();
+    });
+    this.#running.add(running);
+  }
+
+  #sleep(ms: number): Promise<void> {
+    if (this.#woken || this.#stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      if (Number.isFinite(ms)) timer = setTimeout(done, ms);
+      this.#wake = done;
+    });
+  }
+
+  /** Makes the consumer look again now (a job was enqueued here, or a slot came free). */
+  #poke(): void {
+    this.#woken = true;
+    this.#wake?.();
+  }
+
+  // Handlers still running during stop() may enqueue (the engine queues a workflow's next
+  // step from inside a handler); only a stopped instance refuses.
+  #assertOpen(): void {
+    if (this.#stopped) throw new Error(`queue "${this.name}" is stopped`);
+  }
+}
+
+/**
+ * pg-boss 10's `create_queue()` inserts into its queue table and then adds foreign keys to it
+ * in the same transaction, so two processes creating queues at once deadlock (seen here with
+ * three; also supabase/storage#703). One creation at a time, under an advisory lock. The name
+ * is inlined because a text of several statements takes no parameters; `checkQueueName`
+ * allows no quote. The options are those `createQueue(name)` sends.
+ */
+async function createQueue(
+  executeSql: PgBossQueueOptions['database']['executeSql'],
+  name: string,
+): Promise<void> {
+  await executeSql(`
+    begin;
+    select pg_advisory_xact_lock(hashtext('${PG_BOSS_SCHEMA}.create_queue'));
+    select ${PG_BOSS_SCHEMA}.create_queue('${name}', '{"policy": "standard"}');
+    commit;
+  `);
+}
+
+/**
+ * pg-boss 10 fetches the next jobs `ORDER BY priority desc, created_on, id` among those due,
+ * but its index on waiting jobs is `(name, start_after)`: every fetch reads and sorts every
+ * waiting job of the queue. With a backlog of 10,000 jobs, each fetch then costs milliseconds
+ * and the worker slows down the longer it falls behind. This index is in the fetch's order,
+ * so a fetch reads the few rows it takes. Created once, under the lock of queue creation.
+ */
+async function createFetchIndex(
+  executeSql: PgBossQueueOptions['database']['executeSql'],
+): Promise<void> {
+  await executeSql(`
+    begin;
+    select pg_advisory_xact_lock(hashtext('${PG_BOSS_SCHEMA}.create_queue'));
+    create index if not exists job_sino_fetch on ${PG_BOSS_SCHEMA}.job
+      (name, priority desc, created_on, id) where state < 'active';
+    commit;
+  `);
+}
+
+/** pg-boss stores the failure as the job's output: an object, as it requires. */
+function errorOutput(error: unknown): object {
+  return error instanceof Error ? error : { value: String(error) };
+}

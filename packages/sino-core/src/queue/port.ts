@@ -1,0 +1,106 @@
+/**
+ * The durable job queue the workflow engine runs on. One instance serves one named queue
+ * (e.g. `sino-jobs`); any number of instances, in any number of processes, may share it.
+ *
+ * Delivery is at least once. A job is removed from the queue only after its handler has
+ * returned; a process that dies mid-job leaves it to be run again (BullMQ: once its lock
+ * lapses, 30 to 60 s; pg-boss: once it expires, see `expireInSeconds`). A handler can
+ * therefore see the same job twice, even after it did its work, and must be idempotent.
+ * Jobs are not ordered: with concurrency, retries and delays, any job may overtake another.
+ *
+ * Job data travels as JSON: it must be JSON-serializable and comes back as parsed JSON.
+ */
+export interface JobQueue<T> {
+  readonly name: string;
+  /**
+   * Stores a job and answers its id. With `dedupeKey`, a key still held by a job answers
+   * that job's id and stores nothing (the new data is dropped).
+   */
+  enqueue(data: T, options?: EnqueueOptions): Promise<string>;
+  /**
+   * Removes a job that has not started: waiting, delayed, or waiting for a retry. True when
+   * it was removed; false for an unknown, running or finished job. A removed job's id is
+   * unknown from then on and its dedupe key is free.
+   */
+  cancel(jobId: string): Promise<boolean>;
+  /** Where the job is now, or null when it is unknown (canceled, or no longer retained). */
+  getState(jobId: string): Promise<QueueJobState | null>;
+  /**
+   * Starts consuming: at most `concurrency` handlers run at once in this instance. A handler
+   * that resolves completes the job; one that throws fails the attempt, and the job is tried
+   * again after its backoff until its retry limit, then ends `failed`. Called once per
+   * instance.
+   */
+  work(handler: JobHandler<T>, options?: WorkOptions): Promise<void>;
+  /**
+   * Stops taking jobs, waits for the running handlers to settle, and releases the
+   * connections the instance opened (never the database handle it was given).
+   */
+  stop(): Promise<void>;
+}
+
+export interface EnqueueOptions {
+  /**
+   * Not run before now + `delayMs`. The due time is stored with the job, so it holds across
+   * restarts. pg-boss counts from the database clock, BullMQ from this process's clock.
+   */
+  delayMs?: number;
+  /**
+   * Deduplication: the key is held from enqueue until the job is no longer retained
+   * (canceled, or `RETENTION` after it finished), so an at-least-once producer that enqueues
+   * twice still runs the job once.
+   */
+  dedupeKey?: string;
+  /** Retries after the first attempt; the instance's default when absent. */
+  retryLimit?: number;
+  /** Wait before each retry; the instance's default when absent. */
+  backoff?: Backoff;
+}
+
+/**
+ * `fixed` waits `delayMs` before every retry; `exponential` waits `delayMs * 2^(n-1)` before
+ * retry n. pg-boss works in whole seconds (rounded up) and adds up to 100 % random jitter to
+ * exponential waits; both only lengthen the wait.
+ */
+export interface Backoff {
+  type: 'fixed' | 'exponential';
+  delayMs: number;
+}
+
+export interface RetryPolicy {
+  retryLimit: number;
+  backoff: Backoff;
+}
+
+/** What a handler is given. `attempt` counts from 1; the last one is `maxAttempts`. */
+export interface QueueJob<T> {
+  id: string;
+  data: T;
+  attempt: number;
+  maxAttempts: number;
+}
+
+export type JobHandler<T> = (job: QueueJob<T>) => Promise<void>;
+
+export interface WorkOptions {
+  /** Handlers running at once in this instance; 1 when absent. */
+  concurrency?: number;
+}
+
+/**
+ * `waiting`: due and not started. `delayed`: not due yet (a delay or a retry's backoff).
+ * `active`: a handler has it. `completed` and `failed` are final.
+ */
+export type QueueJobState = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed';
+
+/** Used when neither the instance nor the job says otherwise: retries after 1 s, 2 s, 4 s. */
+export const DEFAULT_RETRY: RetryPolicy = {
+  retryLimit: 3,
+  backoff: { type: 'exponential', delayMs: 1000 },
+};
+
+/** How long finished jobs are kept (state readable, dedupe key held), at least. */
+export const RETENTION = {
+  completedSeconds: 12 * 60 * 60,
+  failedSeconds: 7 * 24 * 60 * 60,
+} as const;

@@ -1,0 +1,82 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import type { SubscriberRepository } from '../modules/subscribers/repository.js';
+import type { WidgetTokens } from '../modules/widget/tokens.js';
+import type { RealtimePublisher } from './port.js';
+
+/**
+ * The widget's socket (socket.io v4, path `/socket.io`): a subscriber token is checked on
+ * connection, the socket joins the room named by the subscriber's internal `_id`, and the
+ * subscriber is online while at least one of its sockets is connected.
+ */
+export function createSocketGateway(deps: {
+  server: HttpServer;
+  tokens: WidgetTokens;
+  subscribers: SubscriberRepository;
+  log: FastifyBaseLogger;
+  /** With several nodes, events go through this Redis to whichever node holds the socket. */
+  redisUrl?: string | undefined;
+}): RealtimePublisher & { close(): Promise<void> } {
+  const io = new Server(deps.server, {
+    path: '/socket.io',
+    // The widget runs on other sites; the token, not the origin, is what authorises.
+    cors: { origin: '*' },
+  });
+  const redis: Redis[] = [];
+  if (deps.redisUrl) {
+    const publisher = new Redis(deps.redisUrl, { lazyConnect: false });
+    const subscriber = publisher.duplicate();
+    for (const client of [publisher, subscriber]) {
+      client.on('error', (err) => deps.log.warn({ err }, 'socket fan-out: Redis error'));
+      redis.push(client);
+    }
+    io.adapter(createAdapter(publisher, subscriber));
+  }
+
+  io.use(async (socket, next) => {
+    const token = tokenOf(socket);
+    const session = await deps.tokens.verify(token);
+    const subscriber = session && (await deps.subscribers.byId(session.environmentId, session._id));
+    if (!subscriber) return next(new Error('Unauthorized'));
+    socket.data.subscriberId = subscriber.id;
+    next();
+  });
+
+  io.on('connection', (socket) => {
+    const subscriberId = socket.data.subscriberId as string;
+    void socket.join(subscriberId);
+    void deps.subscribers.setOnline(subscriberId, true).catch((err: unknown) => {
+      deps.log.warn({ err }, 'could not mark the subscriber online');
+    });
+    socket.on('disconnect', () => {
+      // Offline only when the last socket of the subscriber closes (several tabs).
+      if ((io.sockets.adapter.rooms.get(subscriberId)?.size ?? 0) > 0) return;
+      void deps.subscribers.setOnline(subscriberId, false).catch((err: unknown) => {
+        deps.log.warn({ err }, 'could not mark the subscriber offline');
+      });
+    });
+  });
+
+  return {
+    emit(subscriberId, event, data) {
+      io.to(subscriberId).emit(event, data);
+    },
+    // Open sockets would keep the HTTP server from closing; the server itself is Fastify's.
+    async close() {
+      io.disconnectSockets(true);
+      // QUIT lets pending commands finish; a plain disconnect rejects them unhandled.
+      await Promise.all(redis.map((client) => client.quit().catch(() => undefined)));
+    },
+  };
+}
+
+/** The token as Novu's clients send it: `auth.token`, or `query.token` for older ones. */
+function tokenOf(socket: Socket): string | undefined {
+  const auth = (socket.handshake.auth as { token?: unknown }).token;
+  if (typeof auth === 'string') return auth;
+  const query = socket.handshake.query.token;
+  return typeof query === 'string' ? query : undefined;
+}

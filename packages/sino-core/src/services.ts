@@ -1,0 +1,80 @@
+import type { SinoOptions } from './context.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RealtimePublisher } from './realtime/port.js';
+import type { JobQueue } from './queue/port.js';
+import type { EngineTask } from './engine/ports.js';
+import { createWorkflowEngine } from './engine/wiring.js';
+import { createSecretBox } from './secret-box.js';
+import { createIdentityService } from './modules/identity/service.js';
+import { createSubscriberRepository } from './modules/subscribers/repository.js';
+import { createSubscriberService } from './modules/subscribers/service.js';
+import { createTopicRepository } from './modules/topics/repository.js';
+import { createTopicService } from './modules/topics/service.js';
+import { createTenantRepository } from './modules/tenants/repository.js';
+import { createTenantService } from './modules/tenants/service.js';
+import { createIdempotencyStore } from './http/idempotency.js';
+import { createRateLimits } from './http/rate-limit.js';
+import { createWidgetTokens } from './modules/widget/tokens.js';
+import { createSessionService } from './modules/widget/session-service.js';
+import { createFeedService, createWorkflowService } from './modules/workflows/service.js';
+import { createPreferenceService } from './modules/preferences/service.js';
+import { createMessageService } from './modules/messages/service.js';
+import { createActivityRepository } from './modules/activity/repository.js';
+import { createActivityService } from './modules/activity/service.js';
+
+/** Builds every Sino service once, on its dependencies (database, secrets, sockets). */
+export function createSinoServices(
+  options: SinoOptions,
+  realtime: RealtimePublisher,
+  queue: JobQueue<EngineTask>,
+  log: FastifyBaseLogger,
+) {
+  const secrets = createSecretBox(options.encryptionKey);
+  const identity = createIdentityService({ db: options.db, secrets });
+  const subscribers = createSubscriberRepository(options.db);
+  const subscriberService = createSubscriberService({ subscribers });
+  const topics = createTopicService({ topics: createTopicRepository(options.db) });
+  const tenants = createTenantService({ tenants: createTenantRepository(options.db) });
+  const idempotency = createIdempotencyStore(options.db);
+  const rateLimits = createRateLimits(options.rateLimit);
+  const tokens = createWidgetTokens(options.widgetTokenSecret);
+  const session = createSessionService({ identity, subscribers, tokens });
+  const messages = createMessageService({ db: options.db, subscribers, realtime });
+  const workflows = createWorkflowService({ db: options.db });
+  const feeds = createFeedService({ db: options.db });
+  const preferences = createPreferenceService({ db: options.db, workflows, subscribers });
+  const { engine, events } = createWorkflowEngine({
+    db: options.db,
+    queue,
+    identity,
+    subscribers,
+    messages,
+    log,
+  });
+  const activity = createActivityService({
+    repo: createActivityRepository(options.db),
+    subscribers,
+  });
+  return {
+    activity,
+    engine,
+    events,
+    secrets,
+    subscriberService,
+    topics,
+    tenants,
+    idempotency,
+    rateLimits,
+    identity,
+    subscribers,
+    tokens,
+    session,
+    realtime,
+    messages,
+    workflows,
+    feeds,
+    preferences,
+  };
+}
+
+export type SinoServices = ReturnType<typeof createSinoServices>;

@@ -1,0 +1,165 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import { openDatabase, type Database } from '@locadora/db';
+import { createTestDatabase } from '@locadora/db/testing';
+import { ObjectId } from 'bson';
+import { environments } from '../src/db/schema.js';
+import {
+  sinoCore,
+  sinoMigrations,
+  type DevelopmentCredentials,
+  type SinoOptions,
+} from '../src/index.js';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface SinoTestApp {
+  app: FastifyInstance;
+  db: Database;
+  /** The development organization, environment and API key the first start created. */
+  credentials: DevelopmentCredentials;
+  /** Calls the server API with the environment's API key (or another `authorization`). */
+  api(
+    method: Method,
+    url: string,
+    options?: { body?: unknown; authorization?: string | null; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
+  /** Calls the widget API with a subscriber token (or none). */
+  widget(
+    method: Method,
+    url: string,
+    options?: { token?: string | null; body?: unknown; query?: Record<string, string | string[]> },
+  ): Promise<LightMyRequestResponse>;
+  /** Starts a widget session for the subscriber and answers its token. */
+  session(subscriberId: string, profile?: Record<string, unknown>): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Sino alone on a throw-away database (in-memory PGlite, or a fresh PostgreSQL database when
+ * TEST_DATABASE_URL is set), bootstrapped as on a first start.
+ */
+export async function createSinoTestApp(
+  /** Plugin options beyond the database and secrets (e.g. a tiny `rateLimit`). */
+  overrides: Partial<
+    Omit<SinoOptions, 'db' | 'database' | 'widgetTokenSecret' | 'encryptionKey'>
+  > = {},
+  /**
+   * Storage kept across apps (restart tests): the database is not dropped at close, and the
+   * credentials of the first start are given back to the later ones.
+   */
+  storage?: {
+    url: string | undefined;
+    dataDir: string;
+    credentials?: DevelopmentCredentials;
+    /** Keep the queue's Redis keys at close: a later app on this storage needs them. */
+    keepQueue?: boolean;
+  },
+): Promise<SinoTestApp> {
+  const redisUrl = process.env.TEST_SINO_REDIS_URL;
+  // Apps sharing a storage share a queue; other apps get one of their own.
+  const queuePrefix = `sino-test-${storage ? createHash('sha1').update(storage.dataDir).digest('hex').slice(0, 12) : randomUUID()}`;
+  const database = storage
+    ? { url: storage.url, drop: async () => {} }
+    : await createTestDatabase();
+  const handle = await openDatabase({
+    url: database.url,
+    dataDir: storage?.dataDir ?? 'memory://',
+  });
+  await handle.migrate([sinoMigrations]);
+  const app = Fastify({ logger: false });
+  await app.register(sinoCore, {
+    db: handle.db,
+    database: handle,
+    // Tests wait for jobs: idle workers look for due jobs often.
+    queuePollingIntervalMs: 50,
+    // TEST_SINO_REDIS_URL runs the same tests on the BullMQ queue (CI does, for the engine).
+    ...(redisUrl && { redisUrl, queuePrefix }),
+    widgetTokenSecret: 'widget-token-secret-for-tests-0123456789',
+    encryptionKey: 'encryption-key-for-tests-0123456789abcdef',
+    ...overrides,
+  });
+  await app.ready();
+  const credentials =
+    (await app.sino.identity.bootstrapDevelopment('Test organization')) ?? storage?.credentials;
+  if (!credentials) throw new Error('bootstrap created nothing on a fresh database');
+
+  const widget: SinoTestApp['widget'] = (method, url, { token, body, query } = {}) =>
+    app.inject({
+      method,
+      url: `/v1/widgets${url}`,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(query && { query }),
+      ...(body !== undefined && { payload: body as object }),
+    });
+
+  return {
+    app,
+    db: handle.db,
+    credentials,
+    api: (method, url, { body, authorization, headers } = {}) =>
+      app.inject({
+        method,
+        url,
+        headers: {
+          ...(authorization !== null && {
+            authorization: authorization ?? `ApiKey ${credentials.apiKey}`,
+          }),
+          ...headers,
+        },
+        ...(body !== undefined && { payload: body as object }),
+      }),
+    widget,
+    async session(subscriberId, profile = {}) {
+      const r = await widget('POST', '/session/initialize', {
+        body: {
+          applicationIdentifier: credentials.applicationIdentifier,
+          subscriberId,
+          ...profile,
+        },
+      });
+      if (r.statusCode !== 201) throw new Error(`session failed: ${r.statusCode} ${r.body}`);
+      return r.json<{ data: { token: string } }>().data.token;
+    },
+    async close() {
+      await app.close();
+      if (redisUrl && !storage?.keepQueue) await removeRedisKeys(redisUrl, queuePrefix);
+      await handle.close();
+      await database.drop();
+    },
+  };
+}
+
+/**
+ * A second environment of the test organization with its own API key (another customer's
+ * data, as far as the server API is concerned).
+ */
+export async function addEnvironment(
+  t: SinoTestApp,
+  name = 'Production',
+): Promise<{ environmentId: string; apiKey: string }> {
+  const environmentId = new ObjectId().toHexString();
+  await t.db.insert(environments).values({
+    id: environmentId,
+    organizationId: t.credentials.organizationId,
+    name,
+    identifier: `app-${environmentId}`,
+  });
+  return { environmentId, apiKey: await t.app.sino.identity.addApiKey(environmentId) };
+}
+
+/** Deletes a test queue's keys, so runs on the shared Redis leave nothing behind. */
+async function removeRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}

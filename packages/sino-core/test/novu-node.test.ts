@@ -1,0 +1,299 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asc, eq } from 'drizzle-orm';
+import { Novu } from '@novu/node';
+import { jobs, workflowSteps } from '../src/db/schema.js';
+import { createSinoTestApp, type SinoTestApp } from './harness.js';
+
+/**
+ * The published `@novu/node@0.24.2`, unchanged, against a listening Sino: its events calls
+ * (trigger, bulkTrigger, broadcast, cancel) and the subscriber calls a trigger relies on, with
+ * what each call did checked on the server (messages, jobs, execution log).
+ */
+let t: SinoTestApp;
+let novu: Novu;
+let backendUrl: string;
+beforeAll(async () => {
+  t = await createSinoTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  backendUrl = `http://127.0.0.1:${address.port}`;
+  novu = new Novu(t.credentials.apiKey, { backendUrl });
+});
+afterAll(() => t.close());
+
+let sequence = 0;
+
+/** Creates a workflow (active unless told) through the server API; answers its identifier. */
+async function workflow(steps: Record<string, unknown>[], active = true): Promise<string> {
+  const identifier = `node-${++sequence}`;
+  const r = await t.api('POST', '/v1/workflows', {
+    body: { name: identifier, identifier, active, steps },
+  });
+  if (r.statusCode !== 201) throw new Error(`workflow: ${r.statusCode} ${r.body}`);
+  return identifier;
+}
+
+const inApp = (content: string) => ({ template: { type: 'in_app', content } });
+
+/** Polls until `check` answers something truthy, or fails after `ms`. */
+async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 8000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The transaction's job statuses in step order (all its subscribers). */
+async function jobStatuses(transactionId: string): Promise<string[]> {
+  const rows = await t.db
+    .select({ status: jobs.status })
+    .from(jobs)
+    .innerJoin(workflowSteps, eq(workflowSteps.id, jobs.stepId))
+    .where(eq(jobs.transactionId, transactionId))
+    .orderBy(asc(jobs.subscriberId), asc(workflowSteps.position));
+  return rows.map((r) => r.status);
+}
+
+const FINAL = ['completed', 'failed', 'canceled', 'merged', 'skipped'];
+const settled = async (transactionId: string, count: number) =>
+  eventually(async () => {
+    const statuses = await jobStatuses(transactionId);
+    return statuses.length === count && statuses.every((s) => FINAL.includes(s)) && statuses;
+  });
+
+/** The subscriber's in-app messages of one transaction (server API feed). */
+async function inbox(subscriberId: string, transactionId: string) {
+  const r = await t.api('GET', `/v1/subscribers/${subscriberId}/notifications/feed?limit=100`);
+  if (r.statusCode !== 200) return [];
+  return (r.json().data as { transactionId: string; content: string }[]).filter(
+    (m) => m.transactionId === transactionId,
+  );
+}
+
+/** An axios rejection's status and Novu error body. */
+async function refusal(call: Promise<unknown>) {
+  const error = (await call.then(
+    () => {
+      throw new Error('expected the call to be refused');
+    },
+    (e: unknown) => e,
+  )) as { response?: { status: number; data: { statusCode: number; message: unknown } } };
+  return { status: error.response?.status, body: error.response?.data };
+}
+
+describe('@novu/node 0.24.2 events against Sino', () => {
+  it('trigger to an identified subscriber: processed, the message rendered with its profile', async () => {
+    const name = await workflow([inApp('Olá {{subscriber.firstName}}, reserva {{code}}')]);
+    const identified = await novu.subscribers.identify('node-ana', {
+      firstName: 'Ana',
+      email: 'ana@example.com',
+    });
+    expect(identified.status).toBe(201);
+    expect(identified.data.data).toMatchObject({ subscriberId: 'node-ana', firstName: 'Ana' });
+
+    const r = await novu.trigger(name, {
+      to: 'node-ana',
+      payload: { code: 'R-1' },
+      transactionId: 'node-tx-1',
+    });
+    expect(r.status).toBe(201);
+    expect(r.data).toEqual({
+      data: { acknowledged: true, status: 'processed', transactionId: 'node-tx-1' },
+    });
+    await settled('node-tx-1', 1);
+    expect(await inbox('node-ana', 'node-tx-1')).toEqual([
+      expect.objectContaining({ content: 'Olá Ana, reserva R-1' }),
+    ]);
+
+    // The execution log, read with the client's own call.
+    const activity = await t.api('GET', '/v1/notifications?transactionId=node-tx-1');
+    const notificationId = activity.json().data[0]._id as string;
+    const log = await novu.executionDetails.get({ notificationId, subscriberId: 'node-ana' });
+    expect(log.status).toBe(200);
+    expect((log.data.data as { code: number }[]).map((d) => d.code)).toEqual([1000, 1007]);
+  });
+
+  it('update changes what the next trigger renders; a trigger without transactionId gets one', async () => {
+    const name = await workflow([inApp('Oi {{subscriber.firstName}} {{subscriber.lastName}}')]);
+    const updated = await novu.subscribers.update('node-ana', {
+      firstName: 'Anna',
+      lastName: 'Lima',
+    });
+    expect(updated.data.data).toMatchObject({ firstName: 'Anna', lastName: 'Lima' });
+    expect((await novu.subscribers.get('node-ana')).data.data).toMatchObject({
+      subscriberId: 'node-ana',
+      firstName: 'Anna',
+      lastName: 'Lima',
+      email: 'ana@example.com',
+    });
+
+    const r = await novu.trigger(name, { to: 'node-ana', payload: {} });
+    const transactionId = r.data.data.transactionId as string;
+    expect(transactionId).toMatch(/^[0-9a-f-]{36}$/);
+    await settled(transactionId, 1);
+    expect((await inbox('node-ana', transactionId))[0]?.content).toBe('Oi Anna Lima');
+  });
+
+  it('trigger to inline subscribers creates them, with an actor and a tenant', async () => {
+    const name = await workflow([inApp('{{subscriber.firstName}} <- {{who}}')]);
+    expect(
+      (
+        await t.api('POST', '/v1/tenants', {
+          body: { identifier: 'node-tenant', name: 'Node tenant' },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const r = await novu.trigger(name, {
+      to: [
+        { subscriberId: 'node-bia', firstName: 'Bia', email: 'bia@example.com' },
+        { subscriberId: 'node-caio', firstName: 'Caio' },
+      ],
+      payload: { who: 'system' },
+      actor: { subscriberId: 'node-ana' },
+      tenant: 'node-tenant',
+      transactionId: 'node-tx-inline',
+    });
+    expect(r.data.data.status).toBe('processed');
+    await settled('node-tx-inline', 2);
+    expect((await novu.subscribers.get('node-bia')).data.data).toMatchObject({
+      firstName: 'Bia',
+      email: 'bia@example.com',
+    });
+    expect((await inbox('node-bia', 'node-tx-inline'))[0]?.content).toBe('Bia <- system');
+    expect((await inbox('node-caio', 'node-tx-inline'))[0]?.content).toBe('Caio <- system');
+    const activity = (await t.api('GET', '/v1/notifications?transactionId=node-tx-inline')).json();
+    expect(activity.data).toHaveLength(2);
+    expect(activity.data[0].tenant).toMatchObject({ identifier: 'node-tenant' });
+  });
+
+  it("answers the statuses of workflows that cannot run, and Novu's errors", async () => {
+    const off = await workflow([inApp('x')], false);
+    expect((await novu.trigger(off, { to: 'node-ana', payload: {} })).data.data).toMatchObject({
+      acknowledged: true,
+      status: 'trigger_not_active',
+    });
+
+    const unknown = await refusal(
+      novu.trigger('no-such-workflow', { to: 'node-ana', payload: {} }),
+    );
+    expect(unknown).toMatchObject({ status: 422, body: { statusCode: 422 } });
+
+    const name = await workflow([inApp('x')]);
+    await novu.trigger(name, { to: 'node-ana', payload: {}, transactionId: 'node-dup' });
+    const again = await refusal(
+      novu.trigger(name, { to: 'node-ana', payload: {}, transactionId: 'node-dup' }),
+    );
+    expect(again.status).toBe(409);
+    await settled('node-dup', 1);
+    expect(await inbox('node-ana', 'node-dup')).toHaveLength(1);
+
+    const stranger = new Novu('not-a-key', { backendUrl });
+    expect(await refusal(stranger.trigger(name, { to: 'node-ana', payload: {} }))).toMatchObject({
+      status: 401,
+      body: { message: 'API Key not found' },
+    });
+  });
+
+  it('works with the retrying client, which adds an Idempotency-Key to each POST', async () => {
+    const retrying = new Novu(t.credentials.apiKey, {
+      backendUrl,
+      retryConfig: { retryMax: 2, waitMin: 0.01, waitMax: 0.05 },
+    });
+    const name = await workflow([inApp('once')]);
+    const r = await retrying.trigger(name, {
+      to: 'node-ana',
+      payload: {},
+      transactionId: 'node-idem',
+    });
+    expect(r.data.data.status).toBe('processed');
+    expect(r.config.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+    await settled('node-idem', 1);
+    expect(await inbox('node-ana', 'node-idem')).toHaveLength(1);
+  });
+
+  it('bulkTrigger answers each event on its own', async () => {
+    const name = await workflow([inApp('bulk {{n}}')]);
+    const r = await novu.bulkTrigger([
+      { name, to: 'node-ana', payload: { n: 1 }, transactionId: 'node-bulk-1' },
+      { name, to: ['node-bia', 'node-caio'], payload: { n: 2 }, transactionId: 'node-bulk-2' },
+      { name: 'no-such-workflow', to: 'node-ana', payload: {}, transactionId: 'node-bulk-3' },
+    ]);
+    expect(r.status).toBe(201);
+    expect(r.data.data).toEqual([
+      { acknowledged: true, status: 'processed', transactionId: 'node-bulk-1' },
+      { acknowledged: true, status: 'processed', transactionId: 'node-bulk-2' },
+      {
+        acknowledged: false,
+        status: 'error',
+        transactionId: 'node-bulk-3',
+        error: ['Workflow with identifier "no-such-workflow" was not found'],
+      },
+    ]);
+    await settled('node-bulk-1', 1);
+    await settled('node-bulk-2', 2);
+    expect((await inbox('node-ana', 'node-bulk-1'))[0]?.content).toBe('bulk 1');
+    expect((await inbox('node-bia', 'node-bulk-2'))[0]?.content).toBe('bulk 2');
+    expect((await inbox('node-caio', 'node-bulk-2'))[0]?.content).toBe('bulk 2');
+    expect(await jobStatuses('node-bulk-3')).toEqual([]);
+  });
+
+  it('broadcast reaches every subscriber of the environment once', async () => {
+    const name = await workflow([inApp('to all: {{news}}')]);
+    const listed = await novu.subscribers.list(0, 100);
+    const everyone = (listed.data.data as { subscriberId: string }[]).map((s) => s.subscriberId);
+    expect(everyone).toEqual(expect.arrayContaining(['node-ana', 'node-bia', 'node-caio']));
+
+    const r = await novu.broadcast(name, {
+      payload: { news: 'open on Sunday' },
+      transactionId: 'node-broadcast',
+    });
+    expect(r.status).toBe(201);
+    expect(r.data.data).toEqual({
+      acknowledged: true,
+      status: 'processed',
+      transactionId: 'node-broadcast',
+    });
+    await settled('node-broadcast', everyone.length);
+    for (const subscriberId of everyone)
+      expect(await inbox(subscriberId, 'node-broadcast')).toEqual([
+        expect.objectContaining({ content: 'to all: open on Sunday' }),
+      ]);
+  });
+
+  it('cancel stops a delayed transaction: true, nothing delivered; then false', async () => {
+    const name = await workflow([
+      { template: { type: 'delay' }, metadata: { type: 'regular', amount: 2, unit: 'seconds' } },
+      inApp('never'),
+    ]);
+    await novu.trigger(name, { to: 'node-ana', payload: {}, transactionId: 'node-cancel' });
+    await eventually(async () => (await jobStatuses('node-cancel'))[0] === 'delayed');
+
+    const r = await novu.events.cancel('node-cancel');
+    expect(r.status).toBe(200);
+    expect(r.data).toEqual({ data: true });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await jobStatuses('node-cancel')).toEqual(['canceled', 'canceled']);
+    expect(await inbox('node-ana', 'node-cancel')).toEqual([]);
+
+    expect((await novu.events.cancel('node-cancel')).data).toEqual({ data: false });
+    expect((await novu.events.cancel('never-triggered')).data).toEqual({ data: false });
+  });
+
+  it('delete removes the subscriber: gone for the API, its activity kept without profile', async () => {
+    const deleted = await novu.subscribers.delete('node-caio');
+    expect(deleted.data).toEqual({ data: { acknowledged: true, status: 'deleted' } });
+    expect(await refusal(novu.subscribers.get('node-caio'))).toMatchObject({ status: 404 });
+    expect(await inbox('node-caio', 'node-bulk-2')).toEqual([]);
+    const activity = (await t.api('GET', '/v1/notifications?transactionId=node-bulk-2')).json();
+    expect(activity.data).toHaveLength(2);
+    expect(
+      activity.data.map((n: { subscriber?: { subscriberId: string } }) => n.subscriber),
+    ).toEqual(
+      expect.arrayContaining([undefined, expect.objectContaining({ subscriberId: 'node-bia' })]),
+    );
+  });
+});

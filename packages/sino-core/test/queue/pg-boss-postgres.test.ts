@@ -1,0 +1,87 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '@locadora/db';
+import { createTestDatabase } from '@locadora/db/testing';
+import { openPgBossQueue } from '../../src/queue/index.js';
+import { queueContract } from './contract.js';
+
+// Background errors of the queues opened below; every test expects none.
+const errors: unknown[] = [];
+const onError = (error: unknown) => void errors.push(error);
+afterEach(() => expect(errors.splice(0)).toEqual([]));
+
+// CI runs the suite a second time with TEST_DATABASE_URL set (see packages/db/src/testing.ts).
+const server = process.env.TEST_DATABASE_URL;
+
+describe.runIf(server)('pg-boss on PostgreSQL', () => {
+  queueContract('pg-boss on PostgreSQL', async () => {
+    const test = await createTestDatabase();
+    const handles: DatabaseHandle[] = [];
+    return {
+      // A pool per instance, as each process has its own.
+      async open(settings) {
+        const database = await openDatabase({ url: test.url, poolMax: 4 });
+        handles.push(database);
+        return openPgBossQueue({ ...settings, database, pollingIntervalMs: 50 });
+      },
+      async close() {
+        await Promise.all(handles.map((h) => h.close()));
+        await test.drop();
+      },
+    };
+  });
+
+  describe('raw executor', () => {
+    let test: Awaited<ReturnType<typeof createTestDatabase>>;
+    let database: DatabaseHandle;
+    beforeAll(async () => {
+      test = await createTestDatabase();
+      // One connection, so the statement after the failure runs where the failure was.
+      database = await openDatabase({ url: test.url, poolMax: 1 });
+    });
+    afterAll(async () => {
+      await database.close();
+      await test.drop();
+    });
+
+    it('leaves no transaction open when a multi-statement text fails', async () => {
+      await database.executeSql('create table t (x int)');
+      await expect(
+        database.executeSql('begin; insert into t values (1); select 1 / 0; commit;'),
+      ).rejects.toThrow(/division by zero/);
+      expect(await database.executeSql('select count(*)::int as n from t')).toEqual({
+        rows: [{ n: 0 }],
+      });
+    });
+
+    it('answers the rows of the last statement of a text', async () => {
+      expect(await database.executeSql('select 1 as a; select 2 as b')).toEqual({
+        rows: [{ b: 2 }],
+      });
+      expect(await database.executeSql('select $1::int + 1 as n', [41])).toEqual({
+        rows: [{ n: 42 }],
+      });
+    });
+
+    it('lets several processes install pg-boss at once', async () => {
+      const handles = await Promise.all(
+        [1, 2, 3].map(() => openDatabase({ url: test.url, poolMax: 2 })),
+      );
+      try {
+        const queues = await Promise.all(
+          handles.map((database) =>
+            openPgBossQueue<string>({
+              name: 'together',
+              database,
+              onError,
+            }),
+          ),
+        );
+        const id = await queues[0]!.enqueue('one');
+        expect(await queues[2]!.getState(id)).toBe('waiting');
+        await Promise.all(queues.map((q) => q.stop()));
+      } finally {
+        await Promise.all(handles.map((h) => h.close()));
+      }
+    });
+  });
+});
