@@ -125,6 +125,10 @@ export async function construirApp(
     runWorkers: config.ROLE === 'all' || config.ROLE === 'worker',
     widgetTokenSecret: config.SINO_WIDGET_JWT_SECRET ?? segredo('sinoWidgetSecret'),
     encryptionKey: config.SINO_ENCRYPTION_KEY ?? segredo('sinoEncryptionKey'),
+    rateLimit: {
+      triggerPerSecond: config.SINO_RATE_LIMIT_TRIGGERS,
+      generalPerSecond: config.SINO_RATE_LIMIT_GENERAL,
+    },
   });
   const credenciais = await app.sino.identity.bootstrapDevelopment(config.SINO_ORGANIZATION_NAME);
   if (credenciais) {

@@ -38,6 +38,9 @@ export const esquemaDeConfiguracao = z.object({
   SINO_API_KEY: z.string().min(32, { error: 'must have at least 32 characters' }).optional(),
   /** Name of the organization the first start creates in Sino. */
   SINO_ORGANIZATION_NAME: z.string().min(1).default('Locadora'),
+  /** Server-API requests per second per Sino environment (Novu's business-tier limits). */
+  SINO_RATE_LIMIT_TRIGGERS: inteiro(600, 1, 1_000_000),
+  SINO_RATE_LIMIT_GENERAL: inteiro(300, 1, 1_000_000),
   ACCESS_TOKEN_TTL_MINUTES: inteiro(15, 1, 24 * 60),
   SESSION_TTL_DAYS: inteiro(30, 1, 365),
   LOGIN_MAX_FAILURES: inteiro(5, 1, 1_000),

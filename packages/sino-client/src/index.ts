@@ -30,15 +30,70 @@ export interface SinoClientOptions extends Omit<ClientOptions, 'baseUrl' | 'head
   fetch?: ClientOptions['fetch'];
   /** Headers sent on every request (the API key's `Authorization` always wins). */
   headers?: Record<string, string>;
+  /**
+   * How often a request refused with 429 is sent again, after the server's `Retry-After`
+   * (at most 10 s each time); 3 by default, 0 to answer the 429 at once.
+   */
+  rateLimitRetries?: number;
+  /** Waits between such retries; tests pass a recording one. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Longest wait for one `Retry-After`, so a wrong header cannot hang the caller. */
+const MAX_RETRY_AFTER_MS = 10_000;
+
+/** Retry-After as seconds or an HTTP date, in milliseconds; 1 s when absent or unreadable. */
+function retryAfterMs(value: string | null, now = Date.now()): number {
+  if (value !== null) {
+    const seconds = Number(value);
+    if (value.trim() !== '' && Number.isFinite(seconds))
+      return Math.min(Math.max(seconds * 1000, 0), MAX_RETRY_AFTER_MS);
+    const at = Date.parse(value);
+    if (!Number.isNaN(at)) return Math.min(Math.max(at - now, 0), MAX_RETRY_AFTER_MS);
+  }
+  return 1000;
+}
+
+/**
+ * A fetch that sends a request refused for the rate limit (429) again after `Retry-After`:
+ * Sino throttles each environment, and a burst (a start that brings many workflows up to
+ * date, a batch of triggers) should slow down rather than fail.
+ */
+function retryingOn429(
+  inner: (request: Request) => Promise<Response>,
+  retries: number,
+  sleep: (ms: number) => Promise<void>,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    for (let attempt = 0; ; attempt++) {
+      // The body can be read once: each attempt sends a copy.
+      const response = await inner(attempt < retries ? request.clone() : request);
+      if (response.status !== 429 || attempt >= retries) return response;
+      await response.body?.cancel();
+      await sleep(retryAfterMs(response.headers.get('retry-after')));
+    }
+  };
 }
 
 /**
  * A client of Sino's server API: `client.POST('/v1/events/trigger', { body })` answers
  * `{ data }` on success and `{ error }` otherwise, both typed per route and status.
  */
-export function createSinoClient({ apiKey, headers, ...options }: SinoClientOptions): SinoClient {
+export function createSinoClient({
+  apiKey,
+  headers,
+  rateLimitRetries = 3,
+  sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  fetch: innerFetch,
+  ...options
+}: SinoClientOptions): SinoClient {
   return createClient<paths>({
     ...options,
+    fetch: retryingOn429(
+      innerFetch ?? ((request) => globalThis.fetch(request)),
+      rateLimitRetries,
+      sleep,
+    ),
     headers: { ...headers, Authorization: `ApiKey ${apiKey}` },
   });
 }

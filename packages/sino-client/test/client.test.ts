@@ -185,6 +185,86 @@ describe('the client against a running Sino', () => {
   });
 });
 
+describe('rate limit (429)', () => {
+  /** A server double: 429 with `retryAfter` for the first `refusals` requests, then 201. */
+  function throttling(refusals: number, retryAfter: string | null) {
+    const bodies: string[] = [];
+    const fetch = async (request: Request) => {
+      bodies.push(await request.text());
+      if (bodies.length <= refusals)
+        return new Response('{"statusCode":429,"message":"API rate limit exceeded"}', {
+          status: 429,
+          headers: retryAfter === null ? {} : { 'retry-after': retryAfter },
+        });
+      return Response.json({ data: { acknowledged: true } }, { status: 201 });
+    };
+    return { fetch, bodies };
+  }
+  const trigger = { name: 'welcome', to: 'ana', payload: { n: 1 } };
+
+  it('sends the request again after Retry-After, with its body, and answers the success', async () => {
+    const server = throttling(2, '2');
+    const waits: number[] = [];
+    const client = createSinoClient({
+      baseUrl: 'http://sino.test',
+      apiKey: 'k',
+      fetch: server.fetch,
+      sleep: async (ms) => void waits.push(ms),
+    });
+    const r = await client.POST('/v1/events/trigger', { body: trigger });
+    expect(r.response.status).toBe(201);
+    expect(waits).toEqual([2000, 2000]);
+    expect(server.bodies.map((b) => JSON.parse(b) as unknown)).toEqual([trigger, trigger, trigger]);
+  });
+
+  it('gives up after its retries, and answers the 429; 1 s when Retry-After is missing', async () => {
+    const server = throttling(10, null);
+    const waits: number[] = [];
+    const client = createSinoClient({
+      baseUrl: 'http://sino.test',
+      apiKey: 'k',
+      fetch: server.fetch,
+      rateLimitRetries: 2,
+      sleep: async (ms) => void waits.push(ms),
+    });
+    const r = await client.POST('/v1/events/trigger', { body: trigger });
+    expect(r.response.status).toBe(429);
+    expect(r.error).toEqual({ statusCode: 429, message: 'API rate limit exceeded' });
+    expect(waits).toEqual([1000, 1000]);
+    expect(server.bodies).toHaveLength(3);
+  });
+
+  it('caps a long Retry-After at 10 s, and reads an HTTP date', async () => {
+    const waits: number[] = [];
+    for (const header of ['3600', new Date(Date.now() + 3_600_000).toUTCString()]) {
+      const server = throttling(1, header);
+      const client = createSinoClient({
+        baseUrl: 'http://sino.test',
+        apiKey: 'k',
+        fetch: server.fetch,
+        sleep: async (ms) => void waits.push(ms),
+      });
+      expect((await client.POST('/v1/events/trigger', { body: trigger })).response.status).toBe(
+        201,
+      );
+    }
+    expect(waits).toEqual([10_000, 10_000]);
+  });
+
+  it('with no retries, answers the first 429 at once', async () => {
+    const server = throttling(1, '1');
+    const client = createSinoClient({
+      baseUrl: 'http://sino.test',
+      apiKey: 'k',
+      fetch: server.fetch,
+      rateLimitRetries: 0,
+      sleep: () => Promise.reject(new Error('must not wait')),
+    });
+    expect((await client.POST('/v1/events/trigger', { body: trigger })).response.status).toBe(429);
+    expect(server.bodies).toHaveLength(1);
+  });
+});
+
 // Compile-time only: the widget API and unknown routes are not part of the client.
 type ServerPath = keyof paths;
 expectTypeOf<'/v1/events/trigger'>().toExtend<ServerPath>();

@@ -48,3 +48,35 @@ describe("Locadora's workflows in Sino", () => {
     await expect(garantirFluxos(cliente)).rejects.toThrow(/reserva-confirmada: 401.*API Key/);
   });
 });
+
+describe("Sino's rate limits", () => {
+  it('come from SINO_RATE_LIMIT_TRIGGERS and SINO_RATE_LIMIT_GENERAL', async () => {
+    const limitado = await criarAppDeTeste({
+      ambiente: { SINO_RATE_LIMIT_TRIGGERS: '2', SINO_RATE_LIMIT_GENERAL: '7' },
+    });
+    try {
+      const chamar = (url: string) =>
+        limitado.app.inject({
+          method: 'GET',
+          url,
+          headers: { authorization: `ApiKey ${limitado.sino.apiKey}` },
+        });
+      const r = await chamar('/v1/workflows?limit=1');
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['ratelimit-limit']).toBe('7');
+      // Two triggers a second, plus Novu's 10% burst rounded down: the third is refused.
+      const disparar = () =>
+        limitado.app.inject({
+          method: 'POST',
+          url: '/v1/events/trigger',
+          headers: { authorization: `ApiKey ${limitado.sino.apiKey}` },
+          payload: { name: 'nenhum', to: 'ninguem' },
+        });
+      const respostas = [await disparar(), await disparar(), await disparar()];
+      expect(respostas.map((x) => x.headers['ratelimit-limit'])).toEqual(['2', '2', '2']);
+      expect(respostas[2]!.statusCode).toBe(429);
+    } finally {
+      await limitado.fechar();
+    }
+  });
+});
