@@ -17,8 +17,10 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Generous: two browsers, the server and its database share two cores, and error states
+  // appear only after the app's own retries (1 s, then 2 s). A failing check still fails.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   reporter: process.env.CI ? 'line' : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${porta}`,

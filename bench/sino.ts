@@ -188,12 +188,17 @@ async function main() {
       }
 
       if (quer('intake')) {
+        // Intake is an API node's work (Novu's split too: the API enqueues, workers drain):
+        // the node restarts with ROLE=api, takes triggers at full speed and queues them; then
+        // it restarts with its workers on (ROLE=all), which drain what was queued.
+        await pararServidor(servidor);
+        servidor = await iniciarServidor(url.toString(), dataDir, 'api');
         const ids = Array.from({ length: ASSINANTES }, (_, i) => `cliente-${i + 1}`);
         medidas.push(
           await medir(
-            `POST /v1/events/trigger, full speed, ${CONEXOES_MAX} connections`,
+            `POST /v1/events/trigger, full speed, ${CONEXOES_MAX} connections, API node`,
             'max',
-            pids,
+            { ...pids, servidor: servidor.pid! },
             banco,
             {
               tipo: 'gatilho-max',
@@ -207,6 +212,8 @@ async function main() {
           ),
         );
         filas.intake = await fila(banco, 'max-%');
+        await pararServidor(servidor);
+        servidor = await iniciarServidor(url.toString(), dataDir, 'all');
         escoamento = await escoar(banco, 'max-%');
       }
 
@@ -218,12 +225,7 @@ async function main() {
       await banco.end();
     }
   } finally {
-    // A graceful stop (in-flight jobs finish; `--cpu-prof` writes its profile on exit).
-    if (servidor && servidor.exitCode === null) {
-      const saiu = new Promise((r) => servidor!.once('exit', r));
-      servidor.kill('SIGTERM');
-      await Promise.race([saiu, new Promise((r) => setTimeout(r, 15_000))]);
-    }
+    if (servidor) await pararServidor(servidor);
     rmSync(dataDir, { recursive: true, force: true });
     if (MANTER_BANCO) {
       console.log(`database kept: ${url.toString()}`);
@@ -236,7 +238,20 @@ async function main() {
   }
 }
 
-async function iniciarServidor(databaseUrl: string, dataDir: string): Promise<ChildProcess> {
+/** A graceful stop (in-flight jobs finish; `--cpu-prof` writes its profile on exit). */
+async function pararServidor(servidor: ChildProcess): Promise<void> {
+  if (servidor.exitCode !== null) return;
+  const saiu = new Promise((r) => servidor.once('exit', r));
+  servidor.kill('SIGTERM');
+  await Promise.race([saiu, new Promise((r) => setTimeout(r, 15_000))]);
+}
+
+/** The real server on the bench's database: `all` (API, socket, workers) or `api` alone. */
+async function iniciarServidor(
+  databaseUrl: string,
+  dataDir: string,
+  role: 'all' | 'api' = 'all',
+): Promise<ChildProcess> {
   // BENCH_SERVER_NODE_ARGS="--cpu-prof" and the like, to see what the server does under load.
   const argumentos = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const filho = spawn(
@@ -248,7 +263,10 @@ async function iniciarServidor(databaseUrl: string, dataDir: string): Promise<Ch
         ...process.env,
         PORT: String(PORTA),
         HOST: '127.0.0.1',
-        ROLE: 'all',
+        ROLE: role,
+        // The bench measures the service, not the throttle (Novu's 600/s would cap intake).
+        SINO_RATE_LIMIT_TRIGGERS: '1000000',
+        SINO_RATE_LIMIT_GENERAL: '1000000',
         DATABASE_URL: databaseUrl,
         DATA_DIR: dataDir,
         LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',

@@ -4,6 +4,7 @@ import type { RealtimePublisher } from './realtime/port.js';
 import type { JobQueue } from './queue/port.js';
 import type { EngineTask } from './engine/ports.js';
 import { createWorkflowEngine } from './engine/wiring.js';
+import { createWorkflowCache } from './engine/workflow-cache.js';
 import { createSecretBox } from './secret-box.js';
 import { createIdentityService } from './modules/identity/service.js';
 import { createSubscriberRepository } from './modules/subscribers/repository.js';
@@ -40,7 +41,11 @@ export function createSinoServices(
   const tokens = createWidgetTokens(options.widgetTokenSecret);
   const session = createSessionService({ identity, subscribers, tokens });
   const messages = createMessageService({ db: options.db, subscribers, realtime });
-  const workflows = createWorkflowService({ db: options.db });
+  const workflowCache = createWorkflowCache();
+  const workflows = createWorkflowService({
+    db: options.db,
+    changed: () => workflowCache.invalidate(),
+  });
   const feeds = createFeedService({ db: options.db });
   const preferences = createPreferenceService({ db: options.db, workflows, subscribers });
   const { engine, events } = createWorkflowEngine({
@@ -49,6 +54,7 @@ export function createSinoServices(
     identity,
     subscribers,
     messages,
+    workflowCache,
     log,
   });
   const activity = createActivityService({

@@ -21,6 +21,7 @@ export type EngineTask =
 /** The slice of the queue port the engine uses (see src/queue). */
 export interface EngineQueue {
   enqueue(task: EngineTask, options?: { delayMs?: number; dedupeKey?: string }): Promise<string>;
+  enqueueMany(tasks: { data: EngineTask }[]): Promise<string[]>;
   cancel(queueJobId: string): Promise<boolean>;
 }
 

@@ -21,6 +21,10 @@ export type Job = typeof jobs.$inferSelect;
 export type Notification = typeof notifications.$inferSelect;
 export type NewExecutionDetail = Omit<typeof executionDetails.$inferInsert, 'id'>;
 
+/** How a claimed (environment, transactionId) pair is named in `claimTransactions`' answer. */
+export const claimKey = (environmentId: string, transactionId: string) =>
+  `${environmentId}\u0000${transactionId}`;
+
 /** Statuses after which a job never runs again. */
 export const FINAL_STATUSES: JobStatus[] = ['completed', 'failed', 'canceled', 'merged', 'skipped'];
 
@@ -110,18 +114,30 @@ export function createEngineRepository(db: Database) {
       return workflowOf(await statement('workflowById').execute({ workflowId }));
     },
 
-    /** Claims the transactionId for the environment; false when it was used before. */
-    async claimTransaction(
-      environmentId: string,
-      transactionId: string,
-      workflowId: string,
-    ): Promise<boolean> {
-      const rows = await db
-        .insert(transactions)
-        .values({ environmentId, transactionId, workflowId })
-        .onConflictDoNothing()
-        .returning({ id: transactions.transactionId });
-      return rows.length > 0;
+    /**
+     * Claims transactionIds, several in one statement; answers those claimed now (a pair used
+     * before, or twice in the list, is claimed once).
+     */
+    async claimTransactions(
+      claims: { environmentId: string; transactionId: string; workflowId: string }[],
+    ): Promise<Set<string>> {
+      if (claims.length === 0) return new Set();
+      const rows = await db.insert(transactions).values(claims).onConflictDoNothing().returning({
+        environmentId: transactions.environmentId,
+        transactionId: transactions.transactionId,
+      });
+      return new Set(rows.map((r) => claimKey(r.environmentId, r.transactionId)));
+    },
+
+    /** Frees claims whose triggers could not be queued, so the caller may send them again. */
+    async releaseTransactions(claims: { environmentId: string; transactionId: string }[]) {
+      if (claims.length === 0) return;
+      await db.delete(transactions).where(
+        sql`(${transactions.environmentId}, ${transactions.transactionId}) in (${sql.join(
+          claims.map((c) => sql`(${c.environmentId}, ${c.transactionId})`),
+          sql`, `,
+        )})`,
+      );
     },
 
     /** Seen and read of the message an earlier step (by uuid) sent in this notification. */

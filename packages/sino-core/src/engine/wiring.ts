@@ -14,6 +14,7 @@ import type { JobQueue } from '../queue/port.js';
 import { createEngine, subscriberView } from './engine.js';
 import { createEngineRepository, inEngineTransaction } from './repository.js';
 import { createRecipientResolver } from './recipients.js';
+import type { WorkflowCache } from './workflow-cache.js';
 import type { EngineTask } from './ports.js';
 
 /**
@@ -26,10 +27,21 @@ export function createWorkflowEngine(deps: {
   identity: IdentityService;
   subscribers: SubscriberRepository;
   messages: MessageService;
+  /** Workflows as the engine reads them; the workflow service clears it on every write. */
+  workflowCache: WorkflowCache;
   log: FastifyBaseLogger;
   now?: () => Date;
 }) {
-  const repo = createEngineRepository(deps.db);
+  const stored = createEngineRepository(deps.db);
+  const repo: typeof stored = {
+    ...stored,
+    workflowForTrigger: (environmentId, identifier) =>
+      deps.workflowCache.forTrigger(environmentId, identifier, () =>
+        stored.workflowForTrigger(environmentId, identifier),
+      ),
+    workflowWithSteps: (workflowId) =>
+      deps.workflowCache.byId(workflowId, () => stored.workflowWithSteps(workflowId)),
+  };
   const recipients = createRecipientResolver({
     repo,
     subscribers: deps.subscribers,

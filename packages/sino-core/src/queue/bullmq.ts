@@ -77,19 +77,40 @@ class BullMqJobQueue<T> implements JobQueue<T> {
 
   async enqueue(data: T, options: EnqueueOptions = {}): Promise<string> {
     this.#assertOpen();
+    const added = await this.#queue.add(this.name, data ?? null, this.#jobOptions(options));
+    if (!added.id) throw new Error(`BullMQ stored no job in queue "${this.name}"`);
+    return added.id;
+  }
+
+  async enqueueMany(jobs: { data: T; options?: EnqueueOptions }[]): Promise<string[]> {
+    this.#assertOpen();
+    if (jobs.length === 0) return [];
+    // One MULTI: an existing job id (a held dedupe key) answers that id, as in enqueue().
+    const added = await this.#queue.addBulk(
+      jobs.map(({ data, options = {} }) => ({
+        name: this.name,
+        data: data ?? null,
+        opts: this.#jobOptions(options),
+      })),
+    );
+    return added.map((job) => {
+      if (!job.id) throw new Error(`BullMQ stored no job in queue "${this.name}"`);
+      return job.id;
+    });
+  }
+
+  #jobOptions(options: EnqueueOptions) {
     const job = resolveEnqueue(options, this.#retry);
     const { backoff } = job;
     // An existing job id makes BullMQ store nothing and answer that id: the dedupe.
-    const added = await this.#queue.add(this.name, data ?? null, {
+    return {
       ...(job.jobId && { jobId: job.jobId }),
       ...(job.delayMs > 0 && { delay: Math.ceil(job.delayMs) }),
       attempts: job.retryLimit + 1,
       ...(backoff.delayMs > 0 && { backoff: { type: backoff.type, delay: backoff.delayMs } }),
       removeOnComplete: { age: RETENTION.completedSeconds },
       removeOnFail: { age: RETENTION.failedSeconds },
-    });
-    if (!added.id) throw new Error(`BullMQ stored no job in queue "${this.name}"`);
-    return added.id;
+    };
   }
 
   async cancel(jobId: string): Promise<boolean> {

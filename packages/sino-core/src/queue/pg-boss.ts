@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { DatabaseHandle } from '@locadora/db';
 import {
@@ -125,6 +126,31 @@ class PgBossJobQueue<T> implements JobQueue<T> {
     if (!stored) throw new Error(`pg-boss stored no job in queue "${this.name}"`);
     if (delayMs === 0) this.#poke();
     return stored;
+  }
+
+  async enqueueMany(jobs: { data: T; options?: EnqueueOptions }[]): Promise<string[]> {
+    this.#assertOpen();
+    if (jobs.length === 0) return [];
+    let due = false;
+    const rows = jobs.map(({ data, options = {} }): PgBoss.JobInsert & { id: string } => {
+      const job = resolveEnqueue(options, this.#retry);
+      if (job.delayMs === 0) due = true;
+      return {
+        // pg-boss's insert() answers no ids: each job gets its own here (a dedupe key's id is
+        // derived from the key, and an existing job of that id is kept, as in enqueue()).
+        id: job.jobId ?? randomUUID(),
+        name: this.name,
+        // Any JSON value (a bare string included) reaches the jsonb column as it is.
+        data: (data ?? null) as object,
+        ...(job.delayMs > 0 && { startAfter: `${(job.delayMs / 1000).toFixed(3)} seconds` }),
+        retryLimit: job.retryLimit,
+        retryDelay: Math.ceil(job.backoff.delayMs / 1000),
+        retryBackoff: job.backoff.type === 'exponential' && job.backoff.delayMs > 0,
+      };
+    });
+    await this.#boss.insert(rows);
+    if (due) this.#poke();
+    return rows.map((r) => r.id);
   }
 
   async cancel(jobId: string): Promise<boolean> {

@@ -18,6 +18,12 @@ export interface JobQueue<T> {
    */
   enqueue(data: T, options?: EnqueueOptions): Promise<string>;
   /**
+   * Stores several jobs in one round trip (a busy API node's triggers of one moment) and
+   * answers their ids in order; each job behaves as if enqueued on its own. All are stored
+   * or, on an error, none is known to be.
+   */
+  enqueueMany(jobs: { data: T; options?: EnqueueOptions }[]): Promise<string[]>;
+  /**
    * Removes a job that has not started: waiting, delayed, or waiting for a retry. True when
    * it was removed; false for an unknown, running or finished job. A removed job's id is
    * unknown from then on and its dedupe key is free.

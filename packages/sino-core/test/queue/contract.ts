@@ -167,6 +167,52 @@ export function queueContract(label: string, connect: () => Promise<QueueBackend
       });
     });
 
+    describe('enqueueMany', () => {
+      it('stores every job in order, each run once, as if enqueued one by one', async () => {
+        const queue = await open<unknown>();
+        const held = await queue.enqueue('first', { dedupeKey: 'many:held' });
+        const ids = await queue.enqueueMany([
+          { data: { n: 1 } },
+          { data: 'bare text' },
+          { data: 'dropped', options: { dedupeKey: 'many:held' } },
+          { data: { n: 3 }, options: { dedupeKey: 'many:new' } },
+        ]);
+        expect(ids).toHaveLength(4);
+        expect(ids[2]).toBe(held);
+        expect(new Set(ids).size).toBe(4);
+        expect(await queue.enqueueMany([])).toEqual([]);
+
+        const seen = await recorded(queue);
+        await waitFor('four jobs', () => seen.length === 4);
+        await sleep(200);
+        const byId = new Map(seen.map((s) => [s.job.id, s.job.data]));
+        expect(byId.get(held)).toBe('first');
+        expect(byId.get(ids[0]!)).toEqual({ n: 1 });
+        expect(byId.get(ids[1]!)).toBe('bare text');
+        expect(byId.get(ids[3]!)).toEqual({ n: 3 });
+        expect(await queue.getState(ids[0]!)).toBe('completed');
+      });
+
+      it("keeps each job's delay, and a delayed job can be canceled", async () => {
+        const queue = await open<string>();
+        const seen = await recorded(queue);
+        const [now, later, never] = await queue.enqueueMany([
+          { data: 'now' },
+          { data: 'later', options: { delayMs: 400 } },
+          { data: 'never', options: { delayMs: 60_000 } },
+        ]);
+        await waitFor('the due job', () => seen.length === 1);
+        expect(seen[0]!.job.id).toBe(now);
+        expect(await queue.getState(later!)).toBe('delayed');
+        expect(await queue.cancel(never!)).toBe(true);
+        await waitFor('the delayed job', () => seen.length === 2);
+        expect(seen[1]!.job.id).toBe(later);
+        expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(300);
+        await sleep(200);
+        expect(seen).toHaveLength(2);
+      });
+    });
+
     describe('delays', () => {
       it('does not run a delayed job before its delay, and runs it after', async () => {
         const queue = await open<string>();

@@ -5,6 +5,7 @@ import type { TenantRepository } from '../tenants/repository.js';
 import type { Engine } from '../../engine/engine.js';
 import type { EngineQueue } from '../../engine/ports.js';
 import { conflict, unprocessable } from '../../errors.js';
+import { createAdmission } from './admission.js';
 import type { BroadcastRequest, Recipient, TriggerRequest, TriggerResult } from './schemas.js';
 
 /**
@@ -18,6 +19,8 @@ export function createEventsService(deps: {
   queue: EngineQueue;
   engine: Engine;
 }) {
+  const admission = createAdmission({ repo: deps.repo, queue: deps.queue });
+
   async function intake(
     environment: Environment,
     request: TriggerRequest | BroadcastRequest,
@@ -51,22 +54,27 @@ export function createEventsService(deps: {
       tenant = { identifier: row.identifier, name: row.name, data: row.data ?? {} };
     }
 
-    if (!(await deps.repo.claimTransaction(environment.id, transactionId, workflow.id)))
+    const admitted = await admission.admit({
+      environmentId: environment.id,
+      transactionId,
+      workflowId: workflow.id,
+      task: {
+        kind: 'trigger',
+        environmentId: environment.id,
+        organizationId: environment.organizationId,
+        workflowId: workflow.id,
+        transactionId,
+        to,
+        payload: request.payload,
+        overrides: request.overrides,
+        ...(request.actor !== undefined && { actor: request.actor }),
+        ...(tenant && { tenant }),
+      },
+    });
+    if (!admitted)
       throw conflict(
         'transactionId property is not unique, please make sure all triggers have a unique transactionId',
       );
-    await deps.queue.enqueue({
-      kind: 'trigger',
-      environmentId: environment.id,
-      organizationId: environment.organizationId,
-      workflowId: workflow.id,
-      transactionId,
-      to,
-      payload: request.payload,
-      overrides: request.overrides,
-      ...(request.actor !== undefined && { actor: request.actor }),
-      ...(tenant && { tenant }),
-    });
     return answer('processed');
   }
 
@@ -75,22 +83,21 @@ export function createEventsService(deps: {
       return intake(environment, request, Array.isArray(request.to) ? request.to : [request.to]);
     },
 
-    /** Each event on its own: one refused event does not stop the others. */
-    async bulk(environment: Environment, events: TriggerRequest[]): Promise<TriggerResult[]> {
-      const results: TriggerResult[] = [];
-      for (const event of events) {
-        try {
-          results.push(await this.trigger(environment, event));
-        } catch (error) {
-          results.push({
+    /**
+     * Each event on its own: one refused event does not stop the others. They go together,
+     * so that their transactionIds are claimed and their tasks queued in one batch.
+     */
+    bulk(environment: Environment, events: TriggerRequest[]): Promise<TriggerResult[]> {
+      return Promise.all(
+        events.map((event) =>
+          this.trigger(environment, event).catch((error: unknown): TriggerResult => ({
             acknowledged: false,
             status: 'error',
             ...(event.transactionId && { transactionId: event.transactionId }),
             error: [error instanceof Error ? error.message : String(error)],
-          });
-        }
-      }
-      return results;
+          })),
+        ),
+      );
     },
 
     broadcast(environment: Environment, request: BroadcastRequest): Promise<TriggerResult> {

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '@locadora/db';
+import { LRUCache } from 'lru-cache';
 import type { SecretBox } from '../../secret-box.js';
 import { hashApiKey, newApiKey, newApplicationIdentifier } from './keys.js';
 import { createIdentityRepository, type Environment } from './repository.js';
@@ -12,8 +13,21 @@ export interface DevelopmentCredentials {
   apiKey: string;
 }
 
+/**
+ * How long the environment of a valid API key is reused without reading the database: every
+ * server-API request carries a key. A key revoked in the database stops opening its
+ * environment within this time.
+ */
+export const API_KEY_CACHE_TTL_MS = 10_000;
+
 export function createIdentityService(deps: { db: Database; secrets: SecretBox }) {
   const repo = createIdentityRepository(deps.db);
+  // By the key's hash, as in the database: no key is kept in clear. Only valid keys are kept,
+  // so a flood of wrong keys cannot push them out.
+  const environmentsByKeyHash = new LRUCache<string, Environment>({
+    max: 10_000,
+    ttl: API_KEY_CACHE_TTL_MS,
+  });
 
   return {
     /**
@@ -52,8 +66,13 @@ export function createIdentityService(deps: { db: Database; secrets: SecretBox }
     },
 
     /** The environment an `Authorization: ApiKey <key>` header opens, if the key is valid. */
-    environmentForApiKey(key: string): Promise<Environment | undefined> {
-      return repo.environmentByKeyHash(hashApiKey(key));
+    async environmentForApiKey(key: string): Promise<Environment | undefined> {
+      const keyHash = hashApiKey(key);
+      const known = environmentsByKeyHash.get(keyHash);
+      if (known) return known;
+      const environment = await repo.environmentByKeyHash(keyHash);
+      if (environment) environmentsByKeyHash.set(keyHash, environment);
+      return environment;
     },
 
     environmentForApplication(identifier: string): Promise<Environment | undefined> {

@@ -35,7 +35,8 @@ export type WorkflowChanges = Partial<
 const live = (environmentId: string) =>
   and(eq(workflows.environmentId, environmentId), isNull(workflows.deletedAt));
 
-export function createWorkflowRepository(db: Database) {
+/** `changed` is told after every write of a workflow or its steps (the engine's cache). */
+export function createWorkflowRepository(db: Database, changed: () => void = () => {}) {
   async function stepsOf(workflowIds: string[]): Promise<Map<string, WorkflowStep[]>> {
     const byWorkflow = new Map<string, WorkflowStep[]>(workflowIds.map((id) => [id, []]));
     if (workflowIds.length === 0) return byWorkflow;
@@ -126,6 +127,7 @@ export function createWorkflowRepository(db: Database) {
         await tx.insert(workflows).values({ ...values, id });
         await insertSteps(tx, id, steps);
       });
+      changed();
       return (await one(eq(workflows.id, id)))!;
     },
 
@@ -150,6 +152,7 @@ export function createWorkflowRepository(db: Database) {
         }
         return true;
       });
+      if (updated) changed();
       return updated ? one(eq(workflows.id, id)) : undefined;
     },
 
@@ -158,6 +161,7 @@ export function createWorkflowRepository(db: Database) {
         .update(workflows)
         .set({ active, updatedAt: sql`now()` })
         .where(and(live(environmentId), eq(workflows.id, id)));
+      changed();
       return one(eq(workflows.id, id));
     },
 
@@ -169,6 +173,7 @@ export function createWorkflowRepository(db: Database) {
         .set({ deletedAt: sql`now()`, active: false, updatedAt: sql`now()` })
         .where(and(live(environmentId), eq(workflows.id, id)))
         .returning({ id: workflows.id });
+      if (rows.length > 0) changed();
       return rows.length > 0;
     },
   };

@@ -136,8 +136,12 @@ const stepState = (s: NewStep | WorkflowStep) => ({
 
 const feedIdOf = (step: StepInput) => step.template.feedId || step.template._feedId || null;
 
-export function createWorkflowService(deps: { db: Database }) {
-  const repo = createWorkflowRepository(deps.db);
+export function createWorkflowService(deps: {
+  db: Database;
+  /** Told after every write of a workflow (the engine's cache of workflows). */
+  changed?: () => void;
+}) {
+  const repo = createWorkflowRepository(deps.db, deps.changed);
   const feeds = createFeedRepository(deps.db);
   const identity = createIdentityRepository(deps.db);
 
