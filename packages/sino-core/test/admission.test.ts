@@ -16,7 +16,9 @@ function doubles(options: { failQueue?: boolean; slowClaim?: Promise<void> } = {
       const now = new Set<string>();
       for (const c of claims) {
         const key = claimKey(c.environmentId, c.transactionId);
-        if (!claimed.has(key)) (claimed.add(key), now.add(key));
+        if (claimed.has(key)) continue;
+        claimed.add(key);
+        now.add(key);
       }
       return now;
     },
