@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { DatabaseHandle } from '@locadora/db';
+import { groupCommit } from '../batching.js';
 import {
   checkConcurrency,
   checkQueueName,
@@ -91,6 +92,14 @@ class PgBossJobQueue<T> implements JobQueue<T> {
   /** The last fetch found fewer jobs than it asked for: nothing else was due. */
   #drained = false;
   #wake: (() => void) | undefined;
+  /** With a backlog, fetch again once this many handler slots are free, not after every job. */
+  #refillAt = 1;
+  #consumingWith = 1;
+  /** Completions of the jobs that finished meanwhile go in one statement (group commit). */
+  readonly #complete = groupCommit(async (ids: readonly string[]) => {
+    await this.#boss.complete(this.name, [...ids]);
+    return ids.map(() => undefined);
+  });
 
   constructor(
     readonly name: string,
@@ -192,6 +201,8 @@ class PgBossJobQueue<T> implements JobQueue<T> {
     if (this.#stopping) throw new Error(`queue "${this.name}" is stopped`);
     if (this.#consuming) throw new Error(`queue "${this.name}" is already being worked`);
     const concurrency = checkConcurrency(options);
+    this.#consumingWith = concurrency;
+    this.#refillAt = Math.ceil(concurrency / 4);
     this.#consuming = this.#consume(handler, concurrency);
   }
 
@@ -243,7 +254,7 @@ class PgBossJobQueue<T> implements JobQueue<T> {
       }
       try {
         if (failure) await this.#boss.fail(this.name, job.id, errorOutput(failure.error));
-        else await this.#boss.complete(this.name, job.id);
+        else await this.#complete(job.id);
       } catch (error) {
         // The job stays active until it expires, and is then retried: at least once.
         this.#onError(error);
@@ -254,7 +265,9 @@ class PgBossJobQueue<T> implements JobQueue<T> {
       // slot. Otherwise the queue was empty then, and what came since woke the consumer itself
       // (an enqueue here) or is found at the next poll (one elsewhere); a fetch after every
       // job would double the fetches, each a statement of its own, whenever the worker keeps up.
-      if (!this.#drained) this.#poke();
+      // With a backlog, one fetch fills a quarter of the slots rather than one at a time.
+      if (!this.#drained && this.#consumingWith - this.#running.size >= this.#refillAt)
+        this.#poke();
     });
     this.#running.add(running);
   }

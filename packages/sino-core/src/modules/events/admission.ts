@@ -1,4 +1,4 @@
-import DataLoader from 'dataloader';
+import { groupCommit } from '../../batching.js';
 import { claimKey, type EngineRepository } from '../../engine/repository.js';
 import type { EngineQueue, EngineTask } from '../../engine/ports.js';
 
@@ -10,23 +10,15 @@ export interface Admission {
   task: EngineTask;
 }
 
-/** The most triggers one claim statement and one queue insert carry. */
-const MAX_BATCH = 500;
-
 /**
- * Admits triggers in groups: one statement claims the transactionIds of every trigger that
- * arrived meanwhile and one queue insert stores their tasks, instead of two round trips per
- * trigger. Batches run one at a time; while one is in flight the next fills up, so a quiet
- * node sends each trigger at once and a busy one sends hundreds per round trip (group commit).
- * DataLoader does the grouping, order and per-trigger answers; its cache is off, since every
- * trigger is new.
+ * Admits triggers in groups (`groupCommit`): one statement claims the transactionIds of every
+ * trigger that arrived meanwhile and one queue insert stores their tasks, instead of two
+ * round trips per trigger.
  */
 export function createAdmission(deps: {
   repo: Pick<EngineRepository, 'claimTransactions' | 'releaseTransactions'>;
   queue: Pick<EngineQueue, 'enqueueMany'>;
 }) {
-  let previous: Promise<unknown> = Promise.resolve();
-
   async function admit(batch: readonly Admission[]): Promise<boolean[]> {
     const claimed = await deps.repo.claimTransactions(
       batch.map(({ environmentId, transactionId, workflowId }) => ({
@@ -48,22 +40,10 @@ export function createAdmission(deps: {
     return admitted;
   }
 
-  const loader = new DataLoader<Admission, boolean>(
-    (batch) => {
-      const run = admit(batch);
-      previous = run.catch(() => {});
-      return run;
-    },
-    {
-      cache: false,
-      maxBatchSize: MAX_BATCH,
-      // The next batch goes when the one in flight has settled, so it gathers meanwhile.
-      batchScheduleFn: (dispatch) => void previous.then(() => setImmediate(dispatch)),
-    },
-  );
+  const batched = groupCommit(admit);
 
   return {
     /** Claims the transactionId and queues the task: true, or false when the id was used. */
-    admit: (admission: Admission): Promise<boolean> => loader.load(admission),
+    admit: (admission: Admission): Promise<boolean> => batched(admission),
   };
 }
