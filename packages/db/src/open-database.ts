@@ -7,6 +7,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { PreparingClient } from './preparing-client.js';
 
 /** The Drizzle database both drivers expose; repositories depend on this, never on a driver. */
 export type Database = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -93,7 +94,12 @@ async function openPostgres(url: string, poolMax: number): Promise<DatabaseHandl
   // Idle connections are kept (at most `poolMax`): closing them after pg's default 10 s meant
   // every burst of traffic paid for new backends (fork, catalogue caches, statements prepared
   // again) while holding locks, which showed as periodic 50 ms stalls in bench/locacoes.ts.
-  const pool = new pg.Pool({ connectionString: url, max: poolMax, idleTimeoutMillis: 0 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolMax,
+    idleTimeoutMillis: 0,
+    Client: PreparingClient,
+  });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const db = drizzlePg(pool);
