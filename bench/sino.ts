@@ -515,6 +515,9 @@ async function medir(
     await carga({ ...pedido, segundos: AQUECIMENTO_S });
     await filaVazia(banco);
   }
+  // Each scenario starts from a clean state: the pages dirtied by the seed or the scenario
+  // before are written now, not by a checkpoint in the middle of this one.
+  await banco.query('checkpoint');
   const pgAntes = ticksDe(await processosDoPostgres(banco, pids.banco));
   const servidorAntes = ticksDe([pids.servidor]).get(pids.servidor) ?? 0;
   const r = await carga(pedido);

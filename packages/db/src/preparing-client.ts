@@ -32,7 +32,7 @@ type QueryConfigLike = { text: string; name?: string; values?: unknown[] } & Rec
  * Texts of many parameters (multi-row inserts, whose text changes with the row count) and
  * statements without parameters stay unnamed, and the names are capped.
  */
-export class PreparingClient extends pg.Client {
+class Preparing extends pg.Client {
   override query(...args: unknown[]): never {
     const [config, values] = args;
     const params = Array.isArray(values)
@@ -68,3 +68,6 @@ function withName(config: QueryConfigLike, args: unknown[]): unknown[] | undefin
   if (name === undefined) return undefined;
   return [{ ...config, name }, ...args.slice(1)];
 }
+
+/** `Preparing`, with pg.Client's own typing (its `query` overloads) for callers. */
+export const PreparingClient: typeof pg.Client = Preparing;

@@ -5,7 +5,7 @@ import { PreparingClient } from '../src/preparing-client.js';
 const serverUrl = process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!serverUrl)('PreparingClient (PostgreSQL)', () => {
-  let client: PreparingClient;
+  let client: InstanceType<typeof PreparingClient>;
   beforeAll(async () => {
     client = new PreparingClient({ connectionString: serverUrl });
     await client.connect();

@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 
 export const WIDGET_AUDIENCE = 'widget_user';
@@ -17,7 +18,8 @@ export interface WidgetSession {
 
 /** HS256 subscriber tokens with audience `widget_user`, valid 15 days, as Novu issues them. */
 export function createWidgetTokens(secret: string) {
-  const key = new TextEncoder().encode(secret);
+  // A KeyObject, made once: given bytes, jose imports the key again at every call.
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
   return {
     issue(session: WidgetSession): Promise<string> {
       return new SignJWT({ ...session })
