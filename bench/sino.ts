@@ -40,7 +40,7 @@ const MENSAGENS_POR_ASSINANTE = Number(process.env.BENCH_MESSAGES_PER_SUBSCRIBER
 const ESCOAMENTO_S = Number(process.env.BENCH_DRAIN_SECONDS ?? 60);
 const POOL = process.env.BENCH_POOL_MAX ?? '20';
 /** Seconds of warm-up at the scenario's own rate before each fixed-rate run. */
-const AQUECIMENTO_S = 5;
+const AQUECIMENTO_S = 10;
 const MANTER_BANCO = process.env.BENCH_KEEP_DATABASE === '1';
 const CENARIOS = process.env.BENCH_SCENARIOS?.split(',');
 const raiz = fileURLToPath(new URL('..', import.meta.url));
@@ -509,15 +509,16 @@ async function medir(
   pedido: PedidoDeCargaSino,
 ): Promise<Medida> {
   console.log(`${cenario}...`);
+  // Each scenario starts from a clean state: the pages dirtied by the seed or the scenario
+  // before are written now, not by a checkpoint in the middle of this one. Before the warm-up,
+  // which then takes the burst of full-page writes that follows a checkpoint.
+  await banco.query('checkpoint');
   if (pedido.tipo !== 'gatilho-max') {
     // Warm-up at the same rate (JIT, connections, prepared statements, caches), then an empty
     // queue: the measured run starts in the steady state, not behind the warm-up's backlog.
     await carga({ ...pedido, segundos: AQUECIMENTO_S });
     await filaVazia(banco);
   }
-  // Each scenario starts from a clean state: the pages dirtied by the seed or the scenario
-  // before are written now, not by a checkpoint in the middle of this one.
-  await banco.query('checkpoint');
   const pgAntes = ticksDe(await processosDoPostgres(banco, pids.banco));
   const servidorAntes = ticksDe([pids.servidor]).get(pids.servidor) ?? 0;
   const r = await carga(pedido);

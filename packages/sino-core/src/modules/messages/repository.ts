@@ -130,12 +130,12 @@ export function createMessageRepository(db: Database) {
     ): Promise<{ row: MessageRow; unseen: number; unread: number }> {
       const id = newId();
       // The statement's snapshot does not hold the row it inserts: the others, plus this one.
+      // Only columns of the partial indexes (subscriber ids are unique across environments),
+      // so that the count can be an index-only scan rather than a visit of every row.
       const others = (condition: SQL) =>
         sql<number>`(select count(*)::int from (select 1 from ${messages} as other
           where other.subscriber_id = ${input.subscriberId}
-            and other.environment_id = ${input.environmentId}
             and other.channel = 'in_app' and not other.deleted and ${condition}
-            and other.id <> ${id}
           limit ${cap - 1}) as capped)`;
       const [inserted] = await db
         .insert(messages)
