@@ -14,8 +14,8 @@
  *    at a time at 200/s (open load), timed from the request to `notification_received`.
  * 2. feed reads: 1,000,000 in-app messages over 10,000 subscribers seeded with SQL, then the
  *    widget's feed page and unseen count at 200/s, and the EXPLAIN ANALYZE of both queries.
- * 3. trigger intake: `POST /v1/events/trigger` in a closed loop at full speed, then what the
- *    worker left queued and how fast it drains.
+ * 3. trigger intake: the server restarted with ROLE=api takes `POST /v1/events/trigger` in a
+ *    closed loop at full speed; then restarted with its workers, how fast they drain the queue.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
