@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { eq } from 'drizzle-orm';
-import { subscribers } from '../src/db/schema.js';
+import { messages, subscribers } from '../src/db/schema.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 import {
   addEnvironment,
@@ -661,6 +661,35 @@ describe('realtime events', () => {
     const feed = await asAna('GET', '/notifications/feed');
     expect(ids(feed.json())).toEqual([message._id]);
     expect(brunosEvents).toEqual([]);
+  });
+
+  it('a job that runs again (at-least-once) finds its message sent: no second message, no event', async () => {
+    const events = await connect(anaToken);
+    const input = {
+      environmentId: ana.environmentId,
+      organizationId: ana.organizationId,
+      notificationId: '0123456789abcdef01234570',
+      subscriberId: ana.id,
+      workflowId: '0123456789abcdef01234568',
+      templateIdentifier: 'welcome',
+      jobId: '0123456789abcdef01234571',
+      stepId: '0123456789abcdef0123456a',
+      feedId: null,
+      transactionId: 'tx-again',
+      content: 'Once',
+      payload: {},
+      cta: { type: 'redirect' as const, data: {} },
+      actor: null,
+    };
+    const first = await t.app.sino.messages.createInAppMessage(input);
+    await vi.waitFor(() => expect(events).toHaveLength(3));
+    const again = await t.app.sino.messages.createInAppMessage({ ...input, content: 'Twice' });
+    expect(again._id).toBe(first._id);
+    expect(again.content).toBe('Once');
+    const stored = await t.db.select().from(messages).where(eq(messages.transactionId, 'tx-again'));
+    expect(stored).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(events).toHaveLength(3);
   });
 
   it('markAs emits the count of each flag it sets', async () => {

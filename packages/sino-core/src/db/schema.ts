@@ -431,6 +431,8 @@ export const messages = sino.table(
       .on(t.subscriberId, t.feedId)
       .where(sql`${t.channel} = 'in_app' and not ${t.deleted} and not ${t.read}`),
     index('messages_environment_transaction').on(t.environmentId, t.transactionId),
+    // A job sends one message: a job run again after a crash (at-least-once) finds it sent.
+    uniqueIndex('messages_job').on(t.jobId),
   ],
 );
 

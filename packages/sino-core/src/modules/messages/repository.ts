@@ -127,7 +127,7 @@ export function createMessageRepository(db: Database) {
     async insertInAppMessage(
       input: NewInAppMessage,
       cap: number,
-    ): Promise<{ row: MessageRow; unseen: number; unread: number }> {
+    ): Promise<{ row: MessageRow; unseen: number; unread: number; created: boolean }> {
       const id = newId();
       // The statement's snapshot does not hold the row it inserts: the others, plus this one.
       // Only columns of the partial indexes (subscriber ids are unique across environments),
@@ -140,13 +140,19 @@ export function createMessageRepository(db: Database) {
       const [inserted] = await db
         .insert(messages)
         .values({ id, channel: 'in_app', ...input })
+        .onConflictDoNothing({ target: messages.jobId })
         .returning({
           ...getTableColumns(messages),
           unseenOthers: others(sql`not other.seen`),
           unreadOthers: others(sql`not other.read`),
         });
-      const { unseenOthers, unreadOthers, ...row } = inserted!;
-      return { row, unseen: unseenOthers + 1, unread: unreadOthers + 1 };
+      if (!inserted) {
+        // The job ran before (a redelivery after a crash): its message is the one it sent.
+        const [sent] = await db.select().from(messages).where(eq(messages.jobId, input.jobId));
+        return { row: sent!, unseen: 0, unread: 0, created: false };
+      }
+      const { unseenOthers, unreadOthers, ...row } = inserted;
+      return { row, unseen: unseenOthers + 1, unread: unreadOthers + 1, created: true };
     },
 
     /** A page of the feed, newest first (walks `messages_subscriber_feed`). */

@@ -301,8 +301,13 @@ export function createMessageService(deps: {
      * engine calls). The counts come with the insert: one statement.
      */
     async createInAppMessage(input: NewInAppMessage): Promise<MessageDocument> {
-      const { row, ...counts } = await repo.insertInAppMessage(input, SOCKET_COUNT_CAP + 1);
+      const { row, created, ...counts } = await repo.insertInAppMessage(
+        input,
+        SOCKET_COUNT_CAP + 1,
+      );
       const message = toMessageDocument(row);
+      // Sent before: the subscriber was told then.
+      if (!created) return message;
       deps.realtime.emit(message._subscriberId, 'notification_received', { message });
       sendCounts(
         { environmentId: message._environmentId, subscriberId: message._subscriberId },
