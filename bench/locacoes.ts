@@ -14,13 +14,14 @@
  * latency percentiles, requests per second and CPU time per request of the server, PostgreSQL
  * and the load generator, the EXPLAIN ANALYZE of the availability query, and drops the database.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { PedidoDeCarga, ResultadoDaCarga } from './carga.js';
+import { emProcessoDeCarga } from './processo-de-carga.js';
 
 const SERVIDOR = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PORTA = Number(process.env.BENCH_PORT ?? 3199);
@@ -264,23 +265,7 @@ async function entrar(email: string, senha: string): Promise<string> {
 
 /** Runs the load generator as a child process; resolves with its samples and its CPU time. */
 function carga(pedido: PedidoDeCarga): Promise<ResultadoDaCarga> {
-  return new Promise((resolve, reject) => {
-    const filho = fork(join(raiz, 'bench/carga.ts'), {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let resultado: ResultadoDaCarga | undefined;
-    filho.once('message', (m: { ok?: ResultadoDaCarga; erro?: string }) => {
-      if (m.ok) resultado = m.ok;
-      else reject(new Error(m.erro));
-    });
-    filho.once('error', reject);
-    filho.once('exit', (codigo) => {
-      if (resultado) resolve(resultado);
-      else reject(new Error(`load generator exited with ${codigo}`));
-    });
-    filho.send(pedido);
-  });
+  return emProcessoDeCarga('./carga.ts', pedido);
 }
 
 /** CPU ticks (user + system) per process, from /proc: the server and every PostgreSQL process. */

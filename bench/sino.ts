@@ -17,13 +17,14 @@
  * 3. trigger intake: the server restarted with ROLE=api takes `POST /v1/events/trigger` in a
  *    closed loop at full speed; then restarted with its workers, how fast they drain the queue.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Assinante, PedidoDeCargaSino, ResultadoDaCargaSino } from './carga-sino.js';
+import { emProcessoDeCarga } from './processo-de-carga.js';
 
 const SERVIDOR = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PORTA = Number(process.env.BENCH_PORT ?? 3198);
@@ -440,23 +441,7 @@ async function sessoes(cred: Credenciais, inicio: number, n: number): Promise<As
 
 /** Runs the load generator as a child process; resolves with its samples and its CPU time. */
 function carga(pedido: PedidoDeCargaSino): Promise<ResultadoDaCargaSino> {
-  return new Promise((resolve, reject) => {
-    const filho = fork(join(raiz, 'bench/carga-sino.ts'), {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let resultado: ResultadoDaCargaSino | undefined;
-    filho.once('message', (m: { ok?: ResultadoDaCargaSino; erro?: string }) => {
-      if (m.ok) resultado = m.ok;
-      else reject(new Error(m.erro));
-    });
-    filho.once('error', reject);
-    filho.once('exit', (codigo) => {
-      if (resultado) resolve(resultado);
-      else reject(new Error(`load generator exited with ${codigo}`));
-    });
-    filho.send(pedido);
-  });
+  return emProcessoDeCarga('./carga-sino.ts', pedido);
 }
 
 /** CPU ticks (user + system) of these processes, from /proc. */
