@@ -527,11 +527,10 @@ export function createEngine(deps: EngineDeps) {
     }
 
     if (result === 'waiting' || result === 'merged') return;
-    const done = await repo.transition(
+    const done = await repo.finish(
       job.id,
       ['running'],
       result,
-      {},
       closing.map((d) => detailRow(job, d)),
     );
     if (!done) return;

@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '@locadora/db';
+import { preparedSql, type Database } from '@locadora/db';
 import type { JobStatus } from '@sino/shared';
 import {
   executionDetails,
@@ -175,41 +175,32 @@ export function createEngineRepository(db: Database) {
       received: Pick<NewExecutionDetail, 'channel' | 'code' | 'detail' | 'status' | 'raw'>,
       firstStatus: 'queued' | 'running',
     ): Promise<{ notificationId: string; jobs: Job[] } | undefined> {
-      const json = (value: unknown) =>
-        sql`${value === undefined ? null : JSON.stringify(value)}::jsonb`;
-      const rows = steps.map(
-        (step, i) =>
-          sql`(${newId()}, ${step.id}, ${step.type}, ${i === 0 ? firstStatus : 'pending'})`,
-      );
-      const result = (await db.execute(sql`
-        with n as (
-          insert into ${notifications} (id, environment_id, organization_id, workflow_id,
-            subscriber_id, transaction_id, payload, tenant, actor_subscriber_id)
-          select ${newId()}, ${n.environmentId}, ${n.organizationId}, ${n.workflowId},
-            ${n.subscriberId}, ${n.transactionId}, ${json(n.payload ?? {})}, ${json(n.tenant)},
-            ${n.actorSubscriberId ?? null}
-          where not exists (
-            select 1 from ${notifications}
-            where environment_id = ${n.environmentId} and transaction_id = ${n.transactionId}
-              and subscriber_id = ${n.subscriberId})
-          returning id
-        ), received as (
-          insert into ${executionDetails} (id, environment_id, organization_id, notification_id,
-            subscriber_id, transaction_id, channel, code, detail, status, raw)
-          select ${newId()}, ${n.environmentId}, ${n.organizationId}, n.id, ${n.subscriberId},
-            ${n.transactionId}, ${received.channel ?? null}, ${received.code ?? null},
-            ${received.detail}, ${received.status}, ${json(received.raw)}
-          from n
-        )
-        insert into ${jobs} (id, environment_id, organization_id, notification_id, workflow_id,
-          subscriber_id, step_id, transaction_id, type, status, payload, overrides)
-        select s.id, ${n.environmentId}, ${n.organizationId}, n.id, ${n.workflowId},
-          ${n.subscriberId}, s.step_id, ${n.transactionId}, s.type, s.status, ${json(payload)},
-          ${json(overrides)}
-        from n, (values ${sql.join(rows, sql`, `)}) as s (id, step_id, type, status)
-        returning *`)) as unknown as { rows: Record<string, unknown>[] };
-      if (result.rows.length === 0) return undefined;
-      const created = result.rows.map(jobOfRow);
+      const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+      const rows = await createNotificationStatement.execute(db, {
+        notificationId: newId(),
+        environmentId: n.environmentId,
+        organizationId: n.organizationId,
+        workflowId: n.workflowId,
+        subscriberId: n.subscriberId,
+        transactionId: n.transactionId,
+        notificationPayload: json(n.payload ?? {}),
+        tenant: json(n.tenant),
+        actorSubscriberId: n.actorSubscriberId ?? null,
+        receivedId: newId(),
+        receivedChannel: received.channel ?? null,
+        receivedCode: received.code ?? null,
+        receivedDetail: received.detail,
+        receivedStatus: received.status,
+        receivedRaw: json(received.raw),
+        jobIds: steps.map(() => newId()),
+        stepIds: steps.map((step) => step.id),
+        types: steps.map((step) => step.type),
+        statuses: steps.map((_, i) => (i === 0 ? firstStatus : 'pending')),
+        payload: json(payload),
+        overrides: json(overrides),
+      });
+      if (rows.length === 0) return undefined;
+      const created = rows.map(jobOfRow);
       // In step order, as `steps`.
       const order = new Map(steps.map((s, i) => [s.id, i]));
       created.sort((a, b) => order.get(a.stepId)! - order.get(b.stepId)!);
@@ -251,23 +242,7 @@ export function createEngineRepository(db: Database) {
       from: JobStatus[],
       status: JobStatus,
       fields: Partial<Pick<Job, 'runAt' | 'queueJobId' | 'error' | 'digest' | 'payload'>> = {},
-      /** Execution details recorded by the same statement (whether the job moves or not). */
-      details: NewExecutionDetail[] = [],
     ): Promise<Job | undefined> {
-      if (details.length > 0) {
-        const recorded = db
-          .insert(executionDetails)
-          .values(details.map((d) => ({ id: newId(), ...d })));
-        const moved = db
-          .update(jobs)
-          .set({ status, ...fields, updatedAt: sql`now()` })
-          .where(and(eq(jobs.id, id), inArray(jobs.status, from)))
-          .returning();
-        const result = (await db.execute(
-          sql`with recorded as (${recorded.getSQL()}) ${moved.getSQL()}`,
-        )) as unknown as { rows: Record<string, unknown>[] };
-        return result.rows[0] && jobOfRow(result.rows[0]);
-      }
       if (Object.keys(fields).length === 0) {
         const [j] = await statement('transition').execute({ id, from, status });
         return j;
@@ -278,6 +253,29 @@ export function createEngineRepository(db: Database) {
         .where(and(eq(jobs.id, id), inArray(jobs.status, from)))
         .returning();
       return j;
+    },
+
+    /**
+     * `transition` that also records execution details in the same statement (whether the
+     * job moves or not): a step's outcome and its log are one round trip and one commit.
+     */
+    async finish(
+      id: string,
+      from: JobStatus[],
+      status: JobStatus,
+      details: NewExecutionDetail[],
+    ): Promise<Job | undefined> {
+      if (details.length === 0) {
+        const [j] = await statement('transition').execute({ id, from, status });
+        return j;
+      }
+      const [row] = await finishStatement.execute(db, {
+        id,
+        from,
+        status,
+        details: JSON.stringify(details.map((d) => detailRecord({ id: newId(), ...d }))),
+      });
+      return row && jobOfRow(row);
     },
 
     async setQueueJobId(id: string, queueJobId: string): Promise<void> {
@@ -410,6 +408,82 @@ function jobOfRow(row: Record<string, unknown>): Job {
     }),
   ) as Job;
 }
+
+const detailColumns = getTableColumns(executionDetails);
+
+/** An execution detail with its columns' names, as `jsonb_populate_recordset` reads it. */
+function detailRecord(d: typeof executionDetails.$inferInsert): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(d).map(([key, value]) => [
+      detailColumns[key as keyof typeof detailColumns].name,
+      value,
+    ]),
+  );
+}
+
+const placeholder = (name: string) => sql.placeholder(name);
+
+/**
+ * A subscriber's notification of a trigger, its "trigger received" detail and its jobs (one
+ * per step, given as parallel arrays), in one statement; nothing when the subscriber already
+ * has this transaction's notification.
+ */
+const createNotificationStatement = preparedSql(
+  'sino_create_notification',
+  sql`
+    with n as (
+      insert into ${notifications} (id, environment_id, organization_id, workflow_id,
+        subscriber_id, transaction_id, payload, tenant, actor_subscriber_id)
+      select ${placeholder('notificationId')}, ${placeholder('environmentId')},
+        ${placeholder('organizationId')}, ${placeholder('workflowId')},
+        ${placeholder('subscriberId')}, ${placeholder('transactionId')},
+        ${placeholder('notificationPayload')}::jsonb, ${placeholder('tenant')}::jsonb,
+        ${placeholder('actorSubscriberId')}
+      where not exists (
+        select 1 from ${notifications}
+        where environment_id = ${placeholder('environmentId')}
+          and transaction_id = ${placeholder('transactionId')}
+          and subscriber_id = ${placeholder('subscriberId')})
+      returning id
+    ), received as (
+      insert into ${executionDetails} (id, environment_id, organization_id, notification_id,
+        subscriber_id, transaction_id, channel, code, detail, status, raw)
+      select ${placeholder('receivedId')}, ${placeholder('environmentId')},
+        ${placeholder('organizationId')}, n.id, ${placeholder('subscriberId')},
+        ${placeholder('transactionId')}, ${placeholder('receivedChannel')},
+        ${placeholder('receivedCode')}::int, ${placeholder('receivedDetail')},
+        ${placeholder('receivedStatus')}, ${placeholder('receivedRaw')}::jsonb
+      from n
+    )
+    insert into ${jobs} (id, environment_id, organization_id, notification_id, workflow_id,
+      subscriber_id, step_id, transaction_id, type, status, payload, overrides)
+    select s.id, ${placeholder('environmentId')}, ${placeholder('organizationId')}, n.id,
+      ${placeholder('workflowId')}, ${placeholder('subscriberId')}, s.step_id,
+      ${placeholder('transactionId')}, s.type, s.status, ${placeholder('payload')}::jsonb,
+      ${placeholder('overrides')}::jsonb
+    from n, unnest(${placeholder('jobIds')}::text[], ${placeholder('stepIds')}::text[],
+      ${placeholder('types')}::text[], ${placeholder('statuses')}::text[])
+      as s (id, step_id, type, status)
+    returning *`,
+);
+
+/** A job's compare-and-set transition, with execution details (a JSON array) recorded. */
+const finishStatement = preparedSql(
+  'sino_job_finish',
+  sql`
+    with recorded as (
+      insert into ${executionDetails} (id, environment_id, organization_id, notification_id,
+        job_id, subscriber_id, transaction_id, step_id, channel, code, detail, status, source,
+        raw)
+      select d.id, d.environment_id, d.organization_id, d.notification_id, d.job_id,
+        d.subscriber_id, d.transaction_id, d.step_id, d.channel, d.code, d.detail, d.status,
+        coalesce(d.source, 'Internal'), d.raw
+      from jsonb_populate_recordset(null::${executionDetails}, ${placeholder('details')}::jsonb) as d
+    )
+    update ${jobs} set status = ${placeholder('status')}, updated_at = now()
+    where id = ${placeholder('id')} and status = any(${placeholder('from')}::text[])
+    returning *`,
+);
 
 /** Runs `work` in a transaction, with a repository bound to it. */
 export function inEngineTransaction<T>(

@@ -118,6 +118,46 @@ export function createMessageRepository(db: Database) {
       .prepare('sino_unseen_and_unread');
   let counts: ReturnType<typeof countsStatement> | undefined;
 
+  // The statement's snapshot does not hold the row it inserts: the others, plus this one.
+  // Only columns of the partial indexes (subscriber ids are unique across environments), so
+  // that the count can be an index-only scan rather than a visit of every row.
+  const others = (condition: SQL) =>
+    sql<number>`(select count(*)::int from (select 1 from ${messages} as other
+      where other.subscriber_id = ${sql.placeholder('subscriberId')}
+        and other.channel = 'in_app' and not other.deleted and ${condition}
+      limit ${sql.placeholder('othersCap')}) as capped)`;
+  // Every engine's in-app step runs it: prepared once, on first use.
+  const insertInAppStatement = () =>
+    db
+      .insert(messages)
+      .values({
+        id: sql.placeholder('id'),
+        channel: 'in_app',
+        environmentId: sql.placeholder('environmentId'),
+        organizationId: sql.placeholder('organizationId'),
+        notificationId: sql.placeholder('notificationId'),
+        subscriberId: sql.placeholder('subscriberId'),
+        workflowId: sql.placeholder('workflowId'),
+        templateIdentifier: sql.placeholder('templateIdentifier'),
+        jobId: sql.placeholder('jobId'),
+        stepId: sql.placeholder('stepId'),
+        feedId: sql.placeholder('feedId'),
+        transactionId: sql.placeholder('transactionId'),
+        content: sql.placeholder('content'),
+        payload: sql.placeholder('payload'),
+        cta: sql.placeholder('cta'),
+        // Nullable JSON: given as text or null, so that null stays SQL NULL.
+        actor: sql`${sql.placeholder('actor')}::jsonb`,
+      })
+      .onConflictDoNothing({ target: messages.jobId })
+      .returning({
+        ...getTableColumns(messages),
+        unseenOthers: others(sql`not other.seen`),
+        unreadOthers: others(sql`not other.read`),
+      })
+      .prepare('sino_message_in_app');
+  let insertInApp: ReturnType<typeof insertInAppStatement> | undefined;
+
   return {
     /**
      * Creates an in-app message, unseen and unread, and answers with it the recipient's unseen
@@ -128,24 +168,12 @@ export function createMessageRepository(db: Database) {
       input: NewInAppMessage,
       cap: number,
     ): Promise<{ row: MessageRow; unseen: number; unread: number; created: boolean }> {
-      const id = newId();
-      // The statement's snapshot does not hold the row it inserts: the others, plus this one.
-      // Only columns of the partial indexes (subscriber ids are unique across environments),
-      // so that the count can be an index-only scan rather than a visit of every row.
-      const others = (condition: SQL) =>
-        sql<number>`(select count(*)::int from (select 1 from ${messages} as other
-          where other.subscriber_id = ${input.subscriberId}
-            and other.channel = 'in_app' and not other.deleted and ${condition}
-          limit ${cap - 1}) as capped)`;
-      const [inserted] = await db
-        .insert(messages)
-        .values({ id, channel: 'in_app', ...input })
-        .onConflictDoNothing({ target: messages.jobId })
-        .returning({
-          ...getTableColumns(messages),
-          unseenOthers: others(sql`not other.seen`),
-          unreadOthers: others(sql`not other.read`),
-        });
+      const [inserted] = await (insertInApp ??= insertInAppStatement()).execute({
+        ...input,
+        id: newId(),
+        actor: input.actor === null ? null : JSON.stringify(input.actor),
+        othersCap: cap - 1,
+      });
       if (!inserted) {
         // The job ran before (a redelivery after a crash): its message is the one it sent.
         const [sent] = await db.select().from(messages).where(eq(messages.jobId, input.jobId));
