@@ -123,6 +123,7 @@ export async function construirApp(
     database: banco,
     redisUrl: config.REDIS_URL,
     runWorkers: config.ROLE === 'all' || config.ROLE === 'worker',
+    workerConcurrency: config.SINO_WORKER_CONCURRENCY,
     widgetTokenSecret: config.SINO_WIDGET_JWT_SECRET ?? segredo('sinoWidgetSecret'),
     encryptionKey: config.SINO_ENCRYPTION_KEY ?? segredo('sinoEncryptionKey'),
     rateLimit: {

@@ -41,6 +41,8 @@ export const esquemaDeConfiguracao = z.object({
   /** Server-API requests per second per Sino environment (Novu's business-tier limits). */
   SINO_RATE_LIMIT_TRIGGERS: inteiro(600, 1, 1_000_000),
   SINO_RATE_LIMIT_GENERAL: inteiro(300, 1, 1_000_000),
+  /** Workflow steps a worker process runs at once (roles `all` and `worker`). */
+  SINO_WORKER_CONCURRENCY: inteiro(24, 1, 1_000),
   ACCESS_TOKEN_TTL_MINUTES: inteiro(15, 1, 24 * 60),
   SESSION_TTL_DAYS: inteiro(30, 1, 365),
   LOGIN_MAX_FAILURES: inteiro(5, 1, 1_000),

@@ -16,7 +16,7 @@ export interface SinoOptions {
   redisUrl?: string | undefined;
   /** Run the queue's workers in this process (roles `all` and `worker`); true when absent. */
   runWorkers?: boolean | undefined;
-  /** Queue tasks one process runs at once; 8 when absent. */
+  /** Queue tasks one process runs at once; 24 when absent. */
   workerConcurrency?: number | undefined;
   /** BullMQ only: prefix of the queue's Redis keys (`sino` when absent). */
   queuePrefix?: string | undefined;

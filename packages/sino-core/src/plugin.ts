@@ -111,7 +111,7 @@ export const sinoCore = fp<SinoOptions>(
     });
     if (options.runWorkers !== false) {
       await queue.work((job) => services.engine.process(job.data), {
-        concurrency: options.workerConcurrency ?? 8,
+        concurrency: options.workerConcurrency ?? 24,
       });
     }
   },

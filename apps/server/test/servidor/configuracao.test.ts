@@ -9,6 +9,7 @@ describe('configuration', () => {
       DATA_DIR: './data',
       SEED_DEMO_ACCOUNTS: true,
       RENTAL_TURNAROUND_HOURS: 2,
+      SINO_WORKER_CONCURRENCY: 24,
     });
     expect(c.DATABASE_URL).toBeUndefined();
   });
@@ -28,6 +29,7 @@ describe('configuration', () => {
         DATABASE_URL: 'mysql://x',
         JWT_SECRET: 'curto',
         LOG_LEVEL: 'loud',
+        SINO_WORKER_CONCURRENCY: '0',
       });
     } catch (e) {
       erro = e;
@@ -40,6 +42,7 @@ describe('configuration', () => {
       'LOG_LEVEL',
       'DATABASE_URL',
       'JWT_SECRET',
+      'SINO_WORKER_CONCURRENCY',
     ]);
     expect(mensagem).toContain(
       'DATABASE_URL: must be a postgres:// or postgresql:// connection URL',

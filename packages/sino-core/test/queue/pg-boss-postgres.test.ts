@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '@locadora/db';
 import { createTestDatabase } from '@locadora/db/testing';
 import { openPgBossQueue } from '../../src/queue/index.js';
@@ -83,5 +84,49 @@ describe.runIf(server)('pg-boss on PostgreSQL', () => {
         await Promise.all(handles.map((h) => h.close()));
       }
     });
+  });
+  it('fetches and completes through plain index scans, whatever the planner would prefer', async () => {
+    const test = await createTestDatabase();
+    const database = await openDatabase({ url: test.url, poolMax: 2 });
+    const observer = new pg.Client({ connectionString: test.url });
+    try {
+      const queue = await openPgBossQueue<number>({ name: 'plan', database, onError });
+      await queue.enqueueMany([1, 2, 3].map((data) => ({ data })));
+      // auto_explain sends the plans of the function's statement to this client.
+      await observer.connect();
+      const plans: string[] = [];
+      observer.on('notice', (notice) => plans.push(notice.message ?? ''));
+      for (const setting of [
+        "load 'auto_explain'",
+        'set auto_explain.log_min_duration = 0',
+        'set auto_explain.log_nested_statements = on',
+        'set client_min_messages = log',
+        // A planner that would rather not walk an index, as after a minute of traffic, when
+        // statistics promise a few waiting jobs and a bitmap scan looks cheaper (bench/README.md).
+        'set enable_indexscan = off',
+      ])
+        await observer.query(setting);
+      const { rows } = await observer.query<{ id: string }>(
+        `select * from sino_queue.sino_fetch('plan', 2)`,
+      );
+      expect(rows).toHaveLength(2);
+      const done = await observer.query<{ n: number }>(
+        `select sino_queue.sino_complete('plan', $1::uuid[]) as n`,
+        [rows.map((r) => r.id)],
+      );
+      expect(done.rows).toEqual([{ n: 2 }]);
+      for (const marker of ['for update skip locked', "state = 'completed'"]) {
+        const plan = plans.find((p) => p.includes(marker));
+        expect(plan).toMatch(/Index Scan using \S+ on/);
+        // A bitmap scan visits every dead row version at every call; a sequential scan, every
+        // job the queue keeps.
+        expect(plan).not.toMatch(/Bitmap|Seq Scan/);
+      }
+      await queue.stop();
+    } finally {
+      await observer.end();
+      await database.close();
+      await test.drop();
+    }
   });
 });
