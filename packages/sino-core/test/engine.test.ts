@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { executionDetails, jobs, messages, workflowSteps } from '../src/db/schema.js';
+import { claimKey, createEngineRepository } from '../src/engine/repository.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
 let t: SinoTestApp;
@@ -164,6 +165,37 @@ describe('trigger intake', () => {
     const bad = await trigger({ name: '', to: [] });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toEqual(expect.arrayContaining([expect.stringMatching(/^name /)]));
+  });
+
+  it('claims each transactionId once, in one statement for many: twice in a list, or used before', async () => {
+    const repo = createEngineRepository(t.db);
+    const env = t.credentials.environmentId;
+    const other = '0'.repeat(24);
+    const claim = (pairs: [string, string][]) =>
+      repo.claimTransactions(
+        pairs.map(([e, id]) => ({
+          environmentId: e,
+          transactionId: id,
+          workflowId: other,
+        })),
+      );
+    expect(
+      await claim([
+        [env, 'claim-a'],
+        [env, 'claim-a'],
+        [env, 'claim-b'],
+        [other, 'claim-a'],
+      ]),
+    ).toEqual(
+      new Set([claimKey(env, 'claim-a'), claimKey(env, 'claim-b'), claimKey(other, 'claim-a')]),
+    );
+    expect(
+      await claim([
+        [env, 'claim-b'],
+        [env, 'claim-c'],
+      ]),
+    ).toEqual(new Set([claimKey(env, 'claim-c')]));
+    expect(await claim([])).toEqual(new Set());
   });
 
   it('answers 401 without an API key', async () => {

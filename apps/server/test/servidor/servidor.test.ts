@@ -44,10 +44,31 @@ describe('operations', () => {
     });
   });
 
-  it('serves Swagger UI at /docs', async () => {
+  it('serves Swagger UI at /docs, under its own looser policy', async () => {
     const r = await t.chamar('GET', '/docs/');
     expect(r.statusCode).toBe(200);
     expect(r.headers['content-type']).toContain('text/html');
+    expect(r.headers['content-security-policy']).toContain("script-src 'self' 'unsafe-inline'");
+  });
+
+  it('sends the security headers on every answer: app, API, errors and Sino', async () => {
+    const respostas = [
+      await t.chamar('GET', '/health'),
+      await t.chamar('GET', '/api/nao-existe'),
+      await t.chamar('POST', '/v1/events/trigger', { corpo: { name: 'x', to: 'y' } }),
+    ];
+    for (const r of respostas) {
+      const politica = String(r.headers['content-security-policy']);
+      // The web app's own scripts only, the configured tile server, no frames by default.
+      expect(politica).toContain("script-src 'self'");
+      expect(politica).not.toContain("script-src 'self' 'unsafe-inline'");
+      expect(politica).toContain("img-src 'self' data: https://tile.openstreetmap.org");
+      expect(politica).toContain("frame-src 'none'");
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+      expect(r.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      expect(r.headers['x-frame-options']).toBe('SAMEORIGIN');
+    }
+    expect(respostas.map((r) => r.statusCode)).toEqual([200, 404, 401]);
   });
 });
 

@@ -122,11 +122,12 @@ export function createEngineRepository(db: Database) {
       claims: { environmentId: string; transactionId: string; workflowId: string }[],
     ): Promise<Set<string>> {
       if (claims.length === 0) return new Set();
-      const rows = await db.insert(transactions).values(claims).onConflictDoNothing().returning({
-        environmentId: transactions.environmentId,
-        transactionId: transactions.transactionId,
+      const rows = await claimStatement.execute(db, {
+        environmentIds: claims.map((c) => c.environmentId),
+        transactionIds: claims.map((c) => c.transactionId),
+        workflowIds: claims.map((c) => c.workflowId),
       });
-      return new Set(rows.map((r) => claimKey(r.environmentId, r.transactionId)));
+      return new Set(rows.map((r) => claimKey(r.environment_id, r.transaction_id)));
     },
 
     /** Frees claims whose triggers could not be queued, so the caller may send them again. */
@@ -465,6 +466,17 @@ const createNotificationStatement = preparedSql(
       ${placeholder('types')}::text[], ${placeholder('statuses')}::text[])
       as s (id, step_id, type, status)
     returning *`,
+);
+
+/** Claims transactionIds given as parallel arrays: one prepared statement, whatever their number. */
+const claimStatement = preparedSql<{ environment_id: string; transaction_id: string }>(
+  'sino_claim_transactions',
+  sql`
+    insert into ${transactions} (environment_id, transaction_id, workflow_id)
+    select * from unnest(${placeholder('environmentIds')}::text[],
+      ${placeholder('transactionIds')}::text[], ${placeholder('workflowIds')}::text[])
+    on conflict do nothing
+    returning environment_id, transaction_id`,
 );
 
 /** A job's compare-and-set transition, with execution details (a JSON array) recorded. */
