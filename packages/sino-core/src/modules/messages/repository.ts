@@ -158,6 +158,19 @@ export function createMessageRepository(db: Database) {
       .prepare('sino_message_in_app');
   let insertInApp: ReturnType<typeof insertInAppStatement> | undefined;
 
+  const feedQuery = (conditions: SQL[]) =>
+    db
+      .select()
+      .from(messages)
+      .where(and(...conditions))
+      .orderBy(desc(messages.createdAt), desc(messages.id));
+  const wholeFeedStatement = () =>
+    feedQuery(ownPrepared())
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare('sino_feed_page');
+  let wholeFeed: ReturnType<typeof wholeFeedStatement> | undefined;
+
   return {
     /**
      * Creates an in-app message, unseen and unread, and answers with it the recipient's unseen
@@ -189,13 +202,10 @@ export function createMessageRepository(db: Database) {
       filter: MessageFilter,
       page: { offset: number; limit: number },
     ): Promise<MessageRow[]> {
-      return db
-        .select()
-        .from(messages)
-        .where(and(...matching(scope, filter)))
-        .orderBy(desc(messages.createdAt), desc(messages.id))
-        .limit(page.limit)
-        .offset(page.offset);
+      // The widget's usual page, with no filter, is the most read statement: prepared.
+      if (Object.values(filter).every((value) => value === undefined))
+        return (wholeFeed ??= wholeFeedStatement()).execute({ ...scope, ...page });
+      return feedQuery(matching(scope, filter)).limit(page.limit).offset(page.offset);
     },
 
     /** The number of matching messages, counting no further than `cap`. */
