@@ -82,7 +82,7 @@ export async function openPgBossQueue<T>(options: PgBossQueueOptions): Promise<J
   boss.on('error', (error) => options.onError(error));
   await boss.start();
   if (!(await boss.getQueue(name))) await createQueue(executeSql, name);
-  await installFetch(executeSql);
+  await installQueueStatements(executeSql);
   return new PgBossJobQueue<T>(name, boss, executeSql, retry, pollingIntervalMs, options.onError);
 }
 
@@ -360,7 +360,7 @@ async function createQueue(
  *
  * Created once, under the lock of queue creation (decision 014).
  */
-async function installFetch(executeSql: PgBossQueueOptions['database']['executeSql']) {
+async function installQueueStatements(executeSql: PgBossQueueOptions['database']['executeSql']) {
   await executeSql(`
     begin;
     select pg_advisory_xact_lock(hashtext('${PG_BOSS_SCHEMA}.create_queue'));
@@ -416,9 +416,9 @@ async function installFetch(executeSql: PgBossQueueOptions['database']['executeS
   `);
 }
 
-/** Takes the next due jobs of a queue, as pg-boss's fetch does (see `installFetch`). */
+/** Takes the next due jobs of a queue, as pg-boss's fetch does (see `installQueueStatements`). */
 const FETCH_FUNCTION = `${PG_BOSS_SCHEMA}.sino_fetch`;
-/** Completes active jobs of a queue, as pg-boss's complete does (see `installFetch`). */
+/** Completes active jobs of a queue, as pg-boss's complete does (see `installQueueStatements`). */
 const COMPLETE_FUNCTION = `${PG_BOSS_SCHEMA}.sino_complete`;
 
 /** pg-boss stores the failure as the job's output: an object, as it requires. */
