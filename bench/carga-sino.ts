@@ -16,8 +16,9 @@
  * with as many connections as are busy at once. How late the generator itself wrote requests
  * (its own event loop) is reported, so a late generator cannot pass for a slow server.
  *
- * BENCH_TRACE=file.json (socket load): [written at ms, socket latency ms, HTTP latency ms] of
- * every trigger, warm-up included, to see when the slow ones happen.
+ * BENCH_TRACE=file.json: to see when the slow ones happen, warm-up included. Socket load:
+ * [written at ms, socket latency ms, HTTP latency ms] of every trigger; read load: [written at
+ * ms, latency ms, status] of every request.
  */
 import http from 'node:http';
 import { writeFileSync } from 'node:fs';
@@ -398,6 +399,7 @@ async function leitura(
   const status: Record<number, number> = {};
   let erros = 0;
   let respostas = 0;
+  const traco: [number, number, number][] | undefined = process.env.BENCH_TRACE ? [] : undefined;
   const cpuAntes = process.cpuUsage();
   const { atrasos } = await cargaAberta(
     p.taxa,
@@ -411,8 +413,10 @@ async function leitura(
       try {
         const resposta = await r.resposta;
         respostas++;
+        const latencia = performance.now() - escrita;
+        traco?.push([Math.round(escrita), Math.round(latencia * 10) / 10, resposta.status]);
         if (!conta) return;
-        latencias.push(performance.now() - escrita);
+        latencias.push(latencia);
         status[resposta.status] = (status[resposta.status] ?? 0) + 1;
       } catch {
         if (conta) erros++;
@@ -420,6 +424,8 @@ async function leitura(
     },
   );
   const cpu = process.cpuUsage(cpuAntes);
+  if (traco)
+    writeFileSync(process.env.BENCH_TRACE!, JSON.stringify(traco.sort((a, b) => a[0] - b[0])));
   return {
     latencias,
     status,

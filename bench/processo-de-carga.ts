@@ -12,7 +12,12 @@ export function emProcessoDeCarga<Pedido, Resultado>(
 ): Promise<Resultado> {
   return new Promise((resolve, reject) => {
     const filho = fork(fileURLToPath(new URL(script, import.meta.url)), {
-      execArgv: ['--import', 'tsx'],
+      // BENCH_LOAD_NODE_ARGS="--trace-gc" and the like: the generator's own pauses show too.
+      execArgv: [
+        ...(process.env.BENCH_LOAD_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+        '--import',
+        'tsx',
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let resultado: Resultado | undefined;

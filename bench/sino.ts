@@ -7,6 +7,8 @@
  *   BENCH_SCENARIOS=socket,feed npm run bench:sino   # a subset: socket, feed, unseen, intake
  *   BENCH_KEEP_DATABASE=1 npm run bench:sino         # keep the database, to EXPLAIN by hand
  *   BENCH_SERVER_NODE_ARGS=--cpu-prof npm run bench:sino   # profile the server
+ *   BENCH_LOAD_NODE_ARGS=--trace-gc npm run bench:sino     # Node flags of the load generator
+ *   BENCH_SCENARIOS=feed BENCH_TRACE=/tmp/t.json ...       # every request's time and latency
  *   BENCH_LOG_STATEMENTS=1 npm run bench:sino        # every statement in PostgreSQL's log
  *
  * 1. trigger -> socket: an active workflow with one in_app step; 200 subscribers each open a
