@@ -8,6 +8,7 @@
  *   BENCH_KEEP_DATABASE=1 npm run bench:sino         # keep the database, to EXPLAIN by hand
  *   BENCH_SERVER_NODE_ARGS=--cpu-prof npm run bench:sino   # profile the server
  *   BENCH_LOAD_NODE_ARGS=--trace-gc npm run bench:sino     # Node flags of the load generator
+ *   BENCH_DAMON_OFF=1 npm run bench:sino             # pause the VM's DAMON monitor (bench/damon.ts)
  *   BENCH_SCENARIOS=feed BENCH_TRACE=/tmp/t.json ...       # every request's time and latency
  *   BENCH_LOG_STATEMENTS=1 npm run bench:sino        # every statement in PostgreSQL's log
  *
@@ -26,6 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Assinante, PedidoDeCargaSino, ResultadoDaCargaSino } from './carga-sino.js';
+import { descreverDamon, pausarDamonSePedido } from './damon.js';
 import { emProcessoDeCarga } from './processo-de-carga.js';
 
 const SERVIDOR = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -107,6 +109,16 @@ interface Escoamento {
 
 async function main() {
   console.log(`load average at the start (1, 5, 15 min): ${cargaMedia()}`);
+  const restaurarDamon = pausarDamonSePedido();
+  console.log(descreverDamon());
+  try {
+    await medirTudo();
+  } finally {
+    restaurarDamon();
+  }
+}
+
+async function medirTudo() {
   const nome = `bench_sino_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: SERVIDOR });
   await admin.connect();
