@@ -3,7 +3,7 @@ import type { EncerramentoManutencao, ManutencaoPedido } from '@locadora/contrac
 import { reaisParaCentavos } from '@locadora/contract/preco';
 import { conflito, entradaInvalida, naoEncontrada, naoEncontrado } from '../../erros.js';
 import { emTransacao } from '../../db/transacao.js';
-import { dataHoraLocal, instanteDoPedido, TOLERANCIA_RELOGIO_MS } from '../vistorias/servico.js';
+import { dataHoraLocal, instanteDoPedido, noFuturo } from '../vistorias/servico.js';
 import {
   criarRepositorioManutencoes,
   type FiltroManutencoes,
@@ -119,7 +119,7 @@ export function criarServicoManutencoes(deps: DependenciasManutencoes) {
             'encerrada_em',
             `O encerramento não pode ser antes do início da manutenção (${dataHoraLocal(atual.inicio)}).`,
           );
-        if (encerradaEm.getTime() > agora.getTime() + TOLERANCIA_RELOGIO_MS)
+        if (pedido.encerrada_em && noFuturo(pedido.encerrada_em, agora))
           throw entradaInvalida('encerrada_em', 'O encerramento não pode ser no futuro.');
         await r.encerrar(id, encerradaEm);
         return detalhada(r, id);

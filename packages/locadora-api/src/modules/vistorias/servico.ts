@@ -32,6 +32,17 @@ export function instanteDoPedido(valor: string): Date {
   return new Date(new TZDate(ano, mes - 1, dia, FUSO_HORARIO).getTime());
 }
 
+/**
+ * Whether a moment as requests send it is in the future: a calendar date from the next local
+ * day on (whatever the hour, so tomorrow's date is refused at 23:58 too), a date-time beyond
+ * the allowance for a device's clock running ahead.
+ */
+export function noFuturo(valor: string, agora: Date): boolean {
+  if (SO_DATA.test(valor))
+    return valor > format(new TZDate(agora.getTime(), FUSO_HORARIO), 'yyyy-MM-dd');
+  return new Date(valor).getTime() > agora.getTime() + TOLERANCIA_RELOGIO_MS;
+}
+
 /** 'dd/mm/aaaa hh:mm' in Belo Horizonte, for messages. */
 export const dataHoraLocal = (instante: Date): string =>
   format(new TZDate(instante.getTime(), FUSO_HORARIO), 'dd/MM/yyyy HH:mm');
@@ -57,7 +68,7 @@ export function criarServicoVistorias(deps: DependenciasVistorias) {
     if (!(await r.veiculo(dados.veiculoId)))
       throw entradaInvalida('id_veiculo', 'Veículo não encontrado.');
     const realizadaEm = instanteDoPedido(dados.data);
-    if (realizadaEm.getTime() > deps.agora().getTime() + TOLERANCIA_RELOGIO_MS)
+    if (noFuturo(dados.data, deps.agora()))
       throw entradaInvalida('data_vistoria', 'A data da vistoria não pode ser no futuro.');
     if (dados.locacaoId !== null) {
       const locacao = await r.locacao(dados.locacaoId);
