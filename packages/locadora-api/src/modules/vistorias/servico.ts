@@ -5,6 +5,7 @@ import { FUSO_HORARIO } from '@locadora/contract/dominio';
 import type { VistoriaPedido } from '@locadora/contract/operacao';
 import { conflito, entradaInvalida, naoEncontrada, naoEncontrado } from '../../erros.js';
 import { emTransacao } from '../../db/transacao.js';
+import { diaLocalDepois } from '../infracoes/servico.js';
 import { criarRepositorioManutencoes } from '../manutencoes/repositorio.js';
 import {
   criarRepositorioVistorias,
@@ -38,8 +39,7 @@ export function instanteDoPedido(valor: string): Date {
  * the allowance for a device's clock running ahead.
  */
 export function noFuturo(valor: string, agora: Date): boolean {
-  if (SO_DATA.test(valor))
-    return valor > format(new TZDate(agora.getTime(), FUSO_HORARIO), 'yyyy-MM-dd');
+  if (SO_DATA.test(valor)) return valor > diaLocalDepois(agora, 0);
   return new Date(valor).getTime() > agora.getTime() + TOLERANCIA_RELOGIO_MS;
 }
 
