@@ -51,10 +51,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The queue on pg-boss, in the product's own database: PGlite in one process, or PostgreSQL
- * shared by many. pg-boss owns the schema `sino_queue` (created and migrated at open), the
- * inserts, the fetch (`FOR UPDATE SKIP LOCKED`), retries and maintenance. The consumer loop
- * is ours: pg-boss's `work()` polls at most every 500 ms and sleeps the whole interval even
- * after it found a job, which caps a worker at two jobs a second.
+ * shared by many. pg-boss owns the schema `sino_queue` (created and migrated at open), its
+ * job table, failures with their retries, and maintenance (expiry, archiving). The consumer
+ * loop is ours: pg-boss's `work()` polls at most every 500 ms and sleeps the whole interval
+ * even after it found a job, which caps a worker at two jobs a second. So are the insert,
+ * the fetch and the completion, each one statement on pg-boss's table (decisions 014, 015).
  *
  * On PGlite, never call the queue inside a Drizzle transaction callback: the transaction
  * holds the one connection the queue's statement then waits for, a deadlock.
@@ -66,6 +67,7 @@ export async function openPgBossQueue<T>(options: PgBossQueueOptions): Promise<J
   if (!Number.isFinite(pollingIntervalMs) || pollingIntervalMs < 1) {
     throw new RangeError(`pollingIntervalMs must be >= 1, got ${pollingIntervalMs}`);
   }
+  const expireInSeconds = options.expireInSeconds ?? 15 * 60;
   const { database } = options;
   const executeSql: PgBossQueueOptions['database']['executeSql'] = (text, values) =>
     database.executeSql(text, values);
@@ -74,7 +76,7 @@ export async function openPgBossQueue<T>(options: PgBossQueueOptions): Promise<J
     schema: PG_BOSS_SCHEMA,
     // Cron schedules are not used; without them pg-boss starts no worker of its own.
     schedule: false,
-    expireInSeconds: options.expireInSeconds ?? 15 * 60,
+    expireInSeconds,
     archiveCompletedAfterSeconds: RETENTION.completedSeconds,
     archiveFailedAfterSeconds: RETENTION.failedSeconds,
   });
@@ -83,7 +85,15 @@ export async function openPgBossQueue<T>(options: PgBossQueueOptions): Promise<J
   await boss.start();
   if (!(await boss.getQueue(name))) await createQueue(executeSql, name);
   await installQueueStatements(executeSql);
-  return new PgBossJobQueue<T>(name, boss, executeSql, retry, pollingIntervalMs, options.onError);
+  return new PgBossJobQueue<T>(
+    name,
+    boss,
+    executeSql,
+    retry,
+    pollingIntervalMs,
+    options.onError,
+    expireInSeconds,
+  );
 }
 
 class PgBossJobQueue<T> implements JobQueue<T> {
@@ -92,7 +102,17 @@ class PgBossJobQueue<T> implements JobQueue<T> {
   readonly #retry: RetryPolicy;
   readonly #pollingIntervalMs: number;
   readonly #onError: (error: unknown) => void;
+  readonly #expireInSeconds: number;
+  /** Handlers with their completions: stop() waits for them. */
   readonly #running = new Set<Promise<void>>();
+  /** Handlers running now: what `concurrency` bounds. */
+  #handling = 0;
+  /** Inserts that take jobs for this instance; stop() waits for their jobs too. */
+  readonly #claiming = new Set<Promise<void>>();
+  #handler: JobHandler<T> | undefined;
+  /** Slots held for jobs being inserted active, and asked of the fetch in flight. */
+  #reserved = 0;
+  #fetching = 0;
   #consuming: Promise<void> | undefined;
   #stopping: Promise<void> | undefined;
   #stopped = false;
@@ -104,10 +124,13 @@ class PgBossJobQueue<T> implements JobQueue<T> {
   #refillAt = 1;
   #consumingWith = 1;
   /** Completions of the jobs that finished meanwhile go in one statement (group commit). */
-  readonly #complete = groupCommit(async (ids: readonly string[]) => {
-    await this.#executeSql(`select ${COMPLETE_FUNCTION}($1, $2::uuid[])`, [this.name, [...ids]]);
-    return ids.map(() => undefined);
-  });
+  readonly #complete = groupCommit(
+    async (ids: readonly string[]) => {
+      await this.#executeSql(`select ${COMPLETE_FUNCTION}($1, $2::uuid[])`, [this.name, [...ids]]);
+      return ids.map(() => undefined);
+    },
+    { lingerMs: COMPLETE_LINGER_MS },
+  );
 
   constructor(
     readonly name: string,
@@ -116,7 +139,9 @@ class PgBossJobQueue<T> implements JobQueue<T> {
     retry: RetryPolicy,
     pollingIntervalMs: number,
     onError: (error: unknown) => void,
+    expireInSeconds: number,
   ) {
+    this.#expireInSeconds = expireInSeconds;
     this.#boss = boss;
     this.#executeSql = executeSql;
     this.#retry = retry;
@@ -125,49 +150,94 @@ class PgBossJobQueue<T> implements JobQueue<T> {
   }
 
   async enqueue(data: T, options: EnqueueOptions = {}): Promise<string> {
-    this.#assertOpen();
-    const job = resolveEnqueue(options, this.#retry);
-    const { delayMs, backoff } = job;
-    // Serialized here so that any JSON value (a bare string included) reaches the jsonb column.
-    const id = await this.#boss.send(this.name, JSON.stringify(data ?? null) as unknown as object, {
-      ...(job.jobId && { id: job.jobId }),
-      // Seconds after the database's now(), so the due time is the database's, not ours.
-      ...(delayMs > 0 && { startAfter: (delayMs / 1000).toFixed(3) }),
-      retryLimit: job.retryLimit,
-      retryDelay: Math.ceil(backoff.delayMs / 1000),
-      // pg-boss raises an exponential delay of 0 to 1 s; no delay means no backoff at all.
-      retryBackoff: backoff.type === 'exponential' && backoff.delayMs > 0,
-    });
-    // A null id is pg-boss's answer to a conflict on the id, i.e. the dedupe key is held.
-    const stored = id ?? job.jobId;
-    if (!stored) throw new Error(`pg-boss stored no job in queue "${this.name}"`);
-    if (delayMs === 0) this.#poke();
-    return stored;
+    const [id] = await this.enqueueMany([{ data, options }]);
+    return id!;
   }
 
+  /**
+   * One insert for every job. While this instance's consumer is idle with free slots, due jobs
+   * are inserted active (taken by this instance, as a fetch would) and run here at once: no
+   * fetch statement, no wait for the consumer (decision 015). Otherwise they wait in the
+   * queue, in its order, for any consumer.
+   */
   async enqueueMany(jobs: { data: T; options?: EnqueueOptions }[]): Promise<string[]> {
     this.#assertOpen();
     if (jobs.length === 0) return [];
+    let spare = this.#claimable();
     let due = false;
-    const rows = jobs.map(({ data, options = {} }): PgBoss.JobInsert & { id: string } => {
+    const rows = jobs.map(({ data, options = {} }) => {
       const job = resolveEnqueue(options, this.#retry);
-      if (job.delayMs === 0) due = true;
+      const claim = job.delayMs === 0 && spare > 0;
+      if (claim) spare -= 1;
+      else if (job.delayMs === 0) due = true;
       return {
-        // pg-boss's insert() answers no ids: each job gets its own here (a dedupe key's id is
-        // derived from the key, and an existing job of that id is kept, as in enqueue()).
+        // A dedupe key's id is derived from the key, and an existing job of that id is kept;
+        // other jobs get a new id here, since the ids are answered in order.
         id: job.jobId ?? randomUUID(),
-        name: this.name,
         // Any JSON value (a bare string included) reaches the jsonb column as it is.
-        data: (data ?? null) as object,
-        ...(job.delayMs > 0 && { startAfter: `${(job.delayMs / 1000).toFixed(3)} seconds` }),
-        retryLimit: job.retryLimit,
-        retryDelay: Math.ceil(job.backoff.delayMs / 1000),
-        retryBackoff: job.backoff.type === 'exponential' && job.backoff.delayMs > 0,
+        data: data ?? null,
+        delay_seconds: job.delayMs / 1000,
+        retry_limit: job.retryLimit,
+        // pg-boss works in whole seconds, and raises an exponential delay of 0 to 1 s; no
+        // delay means no backoff at all.
+        retry_delay: Math.ceil(job.backoff.delayMs / 1000),
+        retry_backoff: job.backoff.type === 'exponential' && job.backoff.delayMs > 0,
+        claim,
       };
     });
-    await this.#boss.insert(rows);
-    if (due) this.#poke();
+    const claims = rows.filter((r) => r.claim).length;
+    const inserting = this.#insert(rows, claims);
+    if (claims > 0) {
+      this.#claiming.add(inserting);
+      void inserting.finally(() => this.#claiming.delete(inserting)).catch(() => {});
+    }
+    await inserting;
+    if (due) {
+      // Jobs wait in the queue now: the next ones enqueued here wait behind them.
+      this.#drained = false;
+      this.#poke();
+    }
     return rows.map((r) => r.id);
+  }
+
+  /** Inserts the rows; runs here those inserted active (a dedupe key held inserts nothing). */
+  async #insert(rows: InsertRow[], claims: number): Promise<void> {
+    this.#reserved += claims;
+    let claimed: Set<string>;
+    try {
+      const { rows: inserted } = await this.#executeSql(INSERT_STATEMENT, [
+        this.name,
+        JSON.stringify(rows),
+        this.#expireInSeconds,
+      ]);
+      claimed = new Set(
+        (inserted as { id: string; claimed: boolean }[]).filter((r) => r.claimed).map((r) => r.id),
+      );
+    } finally {
+      this.#reserved -= claims;
+    }
+    for (const row of rows) {
+      if (!claimed.has(row.id)) continue;
+      // The handler is given the data as the store answers it: parsed JSON.
+      this.#run(this.#handler!, {
+        id: row.id,
+        data: JSON.parse(JSON.stringify(row.data)) as T,
+        retryCount: 0,
+        retryLimit: row.retry_limit,
+      });
+    }
+    // Slots reserved for jobs a dedupe key kept out are free again.
+    if (claimed.size < claims) this.#poke();
+  }
+
+  /**
+   * Slots free for jobs enqueued here: only once the consumer found the queue empty (jobs
+   * waiting go first) and before stop(), and never more than `concurrency` at once with the
+   * jobs running, those being fetched and those being inserted.
+   */
+  #claimable(): number {
+    if (!this.#handler || this.#stopping || !this.#drained) return 0;
+    return this.#consumingWith - this.#handling - this.#reserved - this.#fetching;
   }
 
   async cancel(jobId: string): Promise<boolean> {
@@ -210,6 +280,7 @@ class PgBossJobQueue<T> implements JobQueue<T> {
     if (this.#consuming) throw new Error(`queue "${this.name}" is already being worked`);
     const concurrency = checkConcurrency(options);
     this.#consumingWith = concurrency;
+    this.#handler = handler;
     this.#refillAt = Math.ceil(concurrency / 4);
     this.#consuming = this.#consume(handler, concurrency);
   }
@@ -218,6 +289,8 @@ class PgBossJobQueue<T> implements JobQueue<T> {
     this.#stopping ??= (async () => {
       this.#poke();
       await this.#consuming;
+      // Jobs inserted active for this instance run like fetched ones, even after stop().
+      await Promise.allSettled(this.#claiming);
       await Promise.all(this.#running);
       // Nothing of pg-boss's is in flight any more; the database handle is the caller's.
       await this.#boss.stop({ graceful: false, close: false });
@@ -230,20 +303,25 @@ class PgBossJobQueue<T> implements JobQueue<T> {
     while (!this.#stopping) {
       // A poke from here on is seen by the sleep below, so none is lost while fetching.
       this.#woken = false;
-      const free = concurrency - this.#running.size;
+      const free = concurrency - this.#handling - this.#reserved;
       let drained = false;
       if (free > 0) {
+        // Held until the fetched jobs count as running, so no insert claims these slots.
+        this.#fetching = free;
         // A database error is reported, and the consumer looks again after the interval.
         const jobs = await this.#fetch(free).catch(
           (error: unknown) => (this.#onError(error), [] as FetchedJob<T>[]),
         );
         // Fetched jobs are active already: they run even when stop() came meanwhile.
         for (const job of jobs) this.#run(handler, job);
+        this.#fetching = 0;
         drained = jobs.length < free;
         this.#drained = drained;
       }
-      // Full: wait for a handler to finish. Drained: poll again later, or when poked.
-      if (free === 0 || drained) await this.#sleep(drained ? this.#pollingIntervalMs : Infinity);
+      // Full after a fetch: wait for a handler to finish. Drained (even if jobs claimed at
+      // enqueue fill the slots): poll again later, or when poked.
+      if (free === 0 || drained)
+        await this.#sleep(this.#drained ? this.#pollingIntervalMs : Infinity);
     }
   }
 
@@ -258,6 +336,7 @@ class PgBossJobQueue<T> implements JobQueue<T> {
   }
 
   #run(handler: JobHandler<T>, job: FetchedJob<T>): void {
+    this.#handling += 1;
     const running = (async () => {
       let failure: { error: unknown } | undefined;
       try {
@@ -269,6 +348,10 @@ class PgBossJobQueue<T> implements JobQueue<T> {
         });
       } catch (error) {
         failure = { error };
+      } finally {
+        // The slot is free once the handler is done; its completion is written meanwhile.
+        this.#handling -= 1;
+        this.#slotFreed();
       }
       try {
         if (failure) await this.#boss.fail(this.name, job.id, errorOutput(failure.error));
@@ -277,17 +360,19 @@ class PgBossJobQueue<T> implements JobQueue<T> {
         // The job stays active until it expires, and is then retried: at least once.
         this.#onError(error);
       }
-    })().finally(() => {
-      this.#running.delete(running);
-      // A free slot is worth a fetch only if jobs may be waiting: the last fetch filled every
-      // slot. Otherwise the queue was empty then, and what came since woke the consumer itself
-      // (an enqueue here) or is found at the next poll (one elsewhere); a fetch after every
-      // job would double the fetches, each a statement of its own, whenever the worker keeps up.
-      // With a backlog, one fetch fills a quarter of the slots rather than one at a time.
-      if (!this.#drained && this.#consumingWith - this.#running.size >= this.#refillAt)
-        this.#poke();
-    });
+    })().finally(() => this.#running.delete(running));
     this.#running.add(running);
+  }
+
+  /**
+   * A free slot is worth a fetch only if jobs may be waiting: the last fetch filled every
+   * slot. Otherwise the queue was empty then, and what came since woke the consumer itself
+   * (an enqueue here) or is found at the next poll (one elsewhere); a fetch after every job
+   * would double the fetches, each a statement of its own, whenever the worker keeps up. With
+   * a backlog, one fetch fills a quarter of the slots rather than one at a time.
+   */
+  #slotFreed(): void {
+    if (!this.#drained && this.#consumingWith - this.#handling >= this.#refillAt) this.#poke();
   }
 
   #sleep(ms: number): Promise<void> {
@@ -415,6 +500,50 @@ async function installQueueStatements(executeSql: PgBossQueueOptions['database']
     commit;
   `);
 }
+
+/** A job as `INSERT_STATEMENT` reads it (`jsonb_to_recordset`). */
+interface InsertRow {
+  id: string;
+  data: unknown;
+  delay_seconds: number;
+  retry_limit: number;
+  retry_delay: number;
+  retry_backoff: boolean;
+  /** Inserted active, taken by this instance. */
+  claim: boolean;
+}
+
+/**
+ * Stores jobs (a JSON array of `InsertRow`) in the queue `$1`, with the queue's settings as
+ * pg-boss's own insert applies them for the standard policy: the expiry of an active job
+ * (`$3` seconds unless the queue sets one), how long a job not yet run is kept, its dead
+ * letter queue. A job to claim is inserted active, started now, as a fetch leaves it. A job
+ * whose id exists is kept as it is (a dedupe key held). Answers the jobs inserted.
+ */
+const INSERT_STATEMENT = `
+  insert into ${PG_BOSS_SCHEMA}.job (id, name, data, state, started_on, start_after,
+    expire_in, keep_until, retry_limit, retry_delay, retry_backoff, dead_letter, policy)
+  select j.id, q.name, j.data,
+    case when j.claim then 'active' else 'created' end::${PG_BOSS_SCHEMA}.job_state,
+    case when j.claim then now() end,
+    now() + j.delay_seconds * interval '1 second',
+    coalesce(q.expire_seconds, $3::int) * interval '1 second',
+    now() + j.delay_seconds * interval '1 second'
+      + coalesce(q.retention_minutes * interval '1 minute', interval '14 days'),
+    j.retry_limit, j.retry_delay, j.retry_backoff, q.dead_letter, q.policy
+  from ${PG_BOSS_SCHEMA}.queue q,
+    jsonb_to_recordset($2::jsonb) as j (id uuid, data jsonb, delay_seconds numeric,
+      retry_limit int, retry_delay int, retry_backoff bool, claim bool)
+  where q.name = $1
+  on conflict do nothing
+  returning id, state = 'active' as claimed`;
+
+/**
+ * Completions wait this long for others to go with them in one statement. A job completes
+ * after its handler's work is done, so nobody waits on it; a crash in the window leaves the
+ * job active, to run again when it expires, as a crash during the handler would.
+ */
+const COMPLETE_LINGER_MS = 20;
 
 /** Takes the next due jobs of a queue, as pg-boss's fetch does (see `installQueueStatements`). */
 const FETCH_FUNCTION = `${PG_BOSS_SCHEMA}.sino_fetch`;

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '@locadora/db';
 import { createJobQueue, openPgBossQueue, PG_BOSS_SCHEMA } from '../../src/queue/index.js';
 import { queueContract } from './contract.js';
+import { pgBossClaims } from './pg-boss-claims.js';
 
 // Background errors of the queues opened below; every test expects none.
 const errors: unknown[] = [];
@@ -22,6 +23,8 @@ queueContract('pg-boss on PGlite', async () => ({
   open: (settings) => openPgBossQueue({ ...settings, database, pollingIntervalMs: 50 }),
   close: async () => {},
 }));
+
+pgBossClaims('PGlite', async () => database);
 
 describe('pg-boss on PGlite', () => {
   it('keeps a delayed job across a restart of the embedded database itself', async () => {

@@ -4,6 +4,7 @@ import { openDatabase, type DatabaseHandle } from '@locadora/db';
 import { createTestDatabase } from '@locadora/db/testing';
 import { openPgBossQueue } from '../../src/queue/index.js';
 import { queueContract } from './contract.js';
+import { pgBossClaims } from './pg-boss-claims.js';
 
 // Background errors of the queues opened below; every test expects none.
 const errors: unknown[] = [];
@@ -29,6 +30,20 @@ describe.runIf(server)('pg-boss on PostgreSQL', () => {
         await test.drop();
       },
     };
+  });
+
+  describe('claims at enqueue', () => {
+    let test: Awaited<ReturnType<typeof createTestDatabase>>;
+    let database: DatabaseHandle;
+    beforeAll(async () => {
+      test = await createTestDatabase();
+      database = await openDatabase({ url: test.url, poolMax: 4 });
+    });
+    afterAll(async () => {
+      await database.close();
+      await test.drop();
+    });
+    pgBossClaims('PostgreSQL', async () => database);
   });
 
   describe('raw executor', () => {
