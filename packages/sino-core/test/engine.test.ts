@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { executionDetails, jobs, messages, workflowSteps } from '../src/db/schema.js';
+import { executionDetails, jobs, messages, subscribers, workflowSteps } from '../src/db/schema.js';
 import { claimKey, createEngineRepository } from '../src/engine/repository.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
@@ -271,6 +271,61 @@ describe('channel steps', () => {
     expect((await jobsOf('tx-pref-off'))[0]!.status).toBe('skipped');
     expect((await detailsOf('tx-pref-off')).some((d) => /in_app is off/.test(d.detail))).toBe(true);
     expect(await messagesOf('quiet', 'tx-pref-critical')).toHaveLength(1);
+  });
+});
+
+describe('preferences read with the notification', () => {
+  it("answers the subscriber's workflow and global rows with the new notification", async () => {
+    const name = await workflow([inApp('one')]);
+    const token = await t.session('reads-once');
+    const id = (await t.api('GET', `/v1/workflows/${name}`)).json().data._id as string;
+    await t.widget('PATCH', `/preferences/${id}`, {
+      token,
+      body: { channel: { type: 'in_app', enabled: false } },
+    });
+    await t.widget('PATCH', '/preferences', {
+      token,
+      body: { preferences: [{ type: 'sms', enabled: false }] },
+    });
+    const repo = createEngineRepository(t.db);
+    const found = (await repo.workflowWithSteps(id))!;
+    const [subscriber] = await t.db
+      .select()
+      .from(subscribers)
+      .where(eq(subscribers.subscriberId, 'reads-once'));
+    const created = await repo.createNotification(
+      {
+        environmentId: found.workflow.environmentId,
+        organizationId: found.workflow.organizationId,
+        workflowId: id,
+        subscriberId: subscriber!.id,
+        transactionId: 'tx-prefs-read-once',
+        payload: {},
+      },
+      found.steps,
+      {},
+      {},
+      { channel: 'trigger', detail: 'Trigger received', status: 'Success' },
+      'running',
+    );
+    // What the first step needs, without a statement of its own.
+    expect(created?.preferences).toEqual({
+      workflow: { global: false, enabled: true, channels: { in_app: false } },
+      global: { global: true, enabled: true, channels: { sms: false } },
+    });
+  });
+
+  it('skips an inline first step when the global switch is off', async () => {
+    const name = await workflow([inApp('muted')]);
+    const token = await t.session('muted-all');
+    await t.widget('PATCH', '/preferences', { token, body: { enabled: false } });
+    await trigger({ name, to: 'muted-all', transactionId: 'tx-global-off' });
+    await eventually(async () => settled(await jobsOf('tx-global-off')));
+    expect((await jobsOf('tx-global-off'))[0]!.status).toBe('skipped');
+    expect(
+      (await detailsOf('tx-global-off')).some((d) => /in_app is off \(global/.test(d.detail)),
+    ).toBe(true);
+    expect(await messagesOf('muted-all', 'tx-global-off')).toEqual([]);
   });
 });
 

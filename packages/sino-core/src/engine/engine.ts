@@ -14,6 +14,7 @@ import {
   type EngineRepository,
   type Job,
   type NewExecutionDetail,
+  type SubscriberPreferences,
   type Workflow,
   type WorkflowStep,
 } from './repository.js';
@@ -50,6 +51,8 @@ export interface EngineDeps {
     step: WorkflowStep;
     channel: Channel;
     subscriberId: string;
+    /** The subscriber's rows, when read already (with the notification); looked up if absent. */
+    stored?: SubscriberPreferences | undefined;
   }): Promise<PreferenceOutcome>;
   createInAppMessage(input: InAppMessageInput): Promise<void>;
   /** Channel providers; absent until the providers are configured. */
@@ -198,7 +201,7 @@ export function createEngine(deps: EngineDeps) {
           continue;
         }
         const first = created.jobs[0]!;
-        if (inline) await runFirstHere(first, created.jobs, found, subscriber);
+        if (inline) await runFirstHere(first, created, found, subscriber);
         else await enqueueJob(first);
       }
     }
@@ -210,13 +213,13 @@ export function createEngine(deps: EngineDeps) {
    */
   async function runFirstHere(
     first: Job,
-    jobs: Job[],
+    created: { jobs: Job[]; preferences: SubscriberPreferences },
     found: { workflow: Workflow; steps: WorkflowStep[] },
     subscriber: Subscriber,
   ): Promise<void> {
     try {
       const step = found.steps.find((s) => s.id === first.stepId)!;
-      await runClaimed(first, step, found, subscriber, jobs);
+      await runClaimed(first, step, found, subscriber, created.jobs, created.preferences);
     } catch (error) {
       deps.log.warn({ err: error, jobId: first.id }, 'step failed in the fan-out; queued again');
       await enqueueJob(first);
@@ -256,12 +259,14 @@ export function createEngine(deps: EngineDeps) {
     channel: Channel,
     /** Details to record with the job's final status, in the same statement. */
     closing: DetailInput[],
+    preferences: SubscriberPreferences | undefined,
   ): Promise<'completed' | 'failed' | 'skipped'> {
     const preference = await deps.checkPreferences({
       workflow,
       step,
       channel,
       subscriberId: subscriber.id,
+      stored: preferences,
     });
     if (!preference.enabled) {
       await detail(job, {
@@ -491,6 +496,8 @@ export function createEngine(deps: EngineDeps) {
     found: { workflow: Workflow; steps: WorkflowStep[] },
     subscriber: Subscriber,
     siblings?: Job[],
+    /** The subscriber's preferences as read with the notification (its first step only). */
+    preferences?: SubscriberPreferences,
   ): Promise<void> {
     const resuming = job.runAt !== null && job.runAt <= deps.now();
     if (!resuming && step.filters.length > 0) {
@@ -519,7 +526,15 @@ export function createEngine(deps: EngineDeps) {
       if (step.type === 'delay') result = await runDelay(job, step);
       else if (step.type === 'digest') result = await runDigest(job, step);
       else if (isChannel(step.type))
-        result = await runChannelStep(job, step, found.workflow, subscriber, step.type, closing);
+        result = await runChannelStep(
+          job,
+          step,
+          found.workflow,
+          subscriber,
+          step.type,
+          closing,
+          preferences,
+        );
       else result = 'skipped';
     } catch (error) {
       if (!(error instanceof StepFailed)) throw error;

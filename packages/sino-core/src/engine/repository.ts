@@ -14,12 +14,19 @@ import {
   workflows,
 } from '../db/schema.js';
 import { newId } from '../ids.js';
+import type { PreferenceRow } from '../modules/preferences/resolve.js';
 
 export type Workflow = typeof workflows.$inferSelect;
 export type WorkflowStep = typeof workflowSteps.$inferSelect;
 export type Job = typeof jobs.$inferSelect;
 export type Notification = typeof notifications.$inferSelect;
 export type NewExecutionDetail = Omit<typeof executionDetails.$inferInsert, 'id'>;
+
+/** A subscriber's preference rows that bear on one workflow: its own, and the global one. */
+export interface SubscriberPreferences {
+  workflow: PreferenceRow | undefined;
+  global: PreferenceRow | undefined;
+}
 
 /** How a claimed (environment, transactionId) pair is named in `claimTransactions`' answer. */
 export const claimKey = (environmentId: string, transactionId: string) =>
@@ -175,7 +182,9 @@ export function createEngineRepository(db: Database) {
       overrides: Record<string, unknown>,
       received: Pick<NewExecutionDetail, 'channel' | 'code' | 'detail' | 'status' | 'raw'>,
       firstStatus: 'queued' | 'running',
-    ): Promise<{ notificationId: string; jobs: Job[] } | undefined> {
+    ): Promise<
+      { notificationId: string; jobs: Job[]; preferences: SubscriberPreferences } | undefined
+    > {
       const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
       const rows = await createNotificationStatement.execute(db, {
         notificationId: newId(),
@@ -205,7 +214,15 @@ export function createEngineRepository(db: Database) {
       // In step order, as `steps`.
       const order = new Map(steps.map((s, i) => [s.id, i]));
       created.sort((a, b) => order.get(a.stepId)! - order.get(b.stepId)!);
-      return { notificationId: created[0]!.notificationId, jobs: created };
+      const stored = rows[0]!.subscriber_preferences as (PreferenceRow & { global: boolean })[];
+      return {
+        notificationId: created[0]!.notificationId,
+        jobs: created,
+        preferences: {
+          workflow: stored.find((r) => !r.global),
+          global: stored.find((r) => r.global),
+        },
+      };
     },
 
     async job(id: string): Promise<Job | undefined> {
@@ -386,7 +403,7 @@ export function createEngineRepository(db: Database) {
     },
 
     /** The subscriber's workflow and global preference rows. */
-    async preferencesOf(subscriberId: string, workflowId: string) {
+    async preferencesOf(subscriberId: string, workflowId: string): Promise<SubscriberPreferences> {
       const rows = await statement('preferencesOf').execute({ subscriberId, workflowId });
       return {
         workflow: rows.find((r) => r.workflowId === workflowId),
@@ -427,7 +444,8 @@ const placeholder = (name: string) => sql.placeholder(name);
 /**
  * A subscriber's notification of a trigger, its "trigger received" detail and its jobs (one
  * per step, given as parallel arrays), in one statement; nothing when the subscriber already
- * has this transaction's notification.
+ * has this transaction's notification. Each job row also carries the subscriber's preference
+ * rows for the workflow (the first step, run at once, needs them).
  */
 const createNotificationStatement = preparedSql(
   'sino_create_notification',
@@ -455,6 +473,12 @@ const createNotificationStatement = preparedSql(
         ${placeholder('receivedCode')}::int, ${placeholder('receivedDetail')},
         ${placeholder('receivedStatus')}, ${placeholder('receivedRaw')}::jsonb
       from n
+    ), preferences as (
+      select coalesce(jsonb_agg(jsonb_build_object('global', p.workflow_id is null,
+        'enabled', p.enabled, 'channels', p.channels)), '[]'::jsonb) as rows
+      from ${subscriberPreferences} p
+      where p.subscriber_id = ${placeholder('subscriberId')}
+        and (p.workflow_id = ${placeholder('workflowId')} or p.workflow_id is null)
     )
     insert into ${jobs} (id, environment_id, organization_id, notification_id, workflow_id,
       subscriber_id, step_id, transaction_id, type, status, payload, overrides)
@@ -465,7 +489,7 @@ const createNotificationStatement = preparedSql(
     from n, unnest(${placeholder('jobIds')}::text[], ${placeholder('stepIds')}::text[],
       ${placeholder('types')}::text[], ${placeholder('statuses')}::text[])
       as s (id, step_id, type, status)
-    returning *`,
+    returning *, (select rows from preferences) as subscriber_preferences`,
 );
 
 /** Claims transactionIds given as parallel arrays: one prepared statement, whatever their number. */

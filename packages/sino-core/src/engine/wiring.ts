@@ -78,8 +78,8 @@ export function createWorkflowEngine(deps: {
         },
       );
     },
-    async checkPreferences({ workflow, channel, subscriberId }) {
-      const rows = await repo.preferencesOf(subscriberId, workflow.id);
+    async checkPreferences({ workflow, channel, subscriberId, stored }) {
+      const rows = stored ?? (await repo.preferencesOf(subscriberId, workflow.id));
       const decision = resolveChannel({
         workflow,
         workflowPreference: rows.workflow,
