@@ -10,7 +10,7 @@ export interface SinoOptions {
   widgetTokenSecret: string;
   /** Key of the AES-256-GCM box for secrets at rest (API keys, provider credentials). */
   encryptionKey: string;
-  /** The database the job queue lives on (pg-boss) when there is no Redis. */
+  /** The database the job queue lives on (`sino.queue_jobs`) when there is no Redis. */
   database: Pick<DatabaseHandle, 'executeSql'>;
   /** A Redis for the job queue (BullMQ) and the socket fan-out across nodes. */
   redisUrl?: string | undefined;
@@ -20,7 +20,7 @@ export interface SinoOptions {
   workerConcurrency?: number | undefined;
   /** BullMQ only: prefix of the queue's Redis keys (`sino` when absent). */
   queuePrefix?: string | undefined;
-  /** pg-boss only: how often idle workers look for due jobs. */
+  /** Database queue only: how often idle workers look for due jobs. */
   queuePollingIntervalMs?: number | undefined;
   /** Server API requests per second per environment (defaults in src/http/rate-limit.ts). */
   rateLimit?: RateLimitOptions | undefined;

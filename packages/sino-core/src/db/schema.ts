@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   char,
+  check,
   index,
   integer,
   jsonb,
@@ -10,6 +12,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import type { ActorType, Channel, DigestType, JobStatus, StepType, TimeUnit } from '@sino/shared';
 
@@ -546,5 +549,55 @@ export const idempotencyKeys = sino.table(
   (t) => [
     primaryKey({ columns: [t.environmentId, t.key] }),
     index('idempotency_keys_created').on(t.createdAt),
+  ],
+);
+
+/**
+ * The durable job queue when there is no Redis (src/queue/database.ts, decision 016): one row
+ * per job of every named queue. A job waits (`waiting`, due from `start_after`), is held by one
+ * process (`active`, for as long as that process renews `locked_until`), then is kept
+ * `completed` or `failed` until `keep_until` so that its id (a dedupe key) stays taken. The
+ * fetch, completion and maintenance statements are functions of migration 0002.
+ */
+export const queueJobs = sino.table(
+  'queue_jobs',
+  {
+    queue: text('queue').notNull(),
+    /** Random, or derived from the job's dedupe key (src/queue/options.ts). */
+    id: uuid('id').notNull(),
+    data: jsonb('data'),
+    state: text('state')
+      .$type<'waiting' | 'active' | 'completed' | 'failed'>()
+      .notNull()
+      .default('waiting'),
+    /** Due time: the enqueue's delay, or a retry's backoff. */
+    startAfter: at('start_after').notNull().defaultNow(),
+    /** Attempts started so far, this one included while active. */
+    attempts: integer('attempts').notNull().default(0),
+    retryLimit: integer('retry_limit').notNull(),
+    backoffMs: bigint('backoff_ms', { mode: 'number' }).notNull().default(0),
+    backoffExponential: boolean('backoff_exponential').notNull().default(false),
+    /** The lease of an active job: taken again by any process once it lapses. */
+    lockedUntil: at('locked_until'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    startedAt: at('started_at'),
+    finishedAt: at('finished_at'),
+    /** A finished job is deleted after this (RETENTION in src/queue/port.ts). */
+    keepUntil: at('keep_until'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.queue, t.id] }),
+    // The fetch's order: it reads the few due rows it takes, whatever waits behind them.
+    index('queue_jobs_due')
+      .on(t.queue, t.startAfter, t.id)
+      .where(sql`${t.state} = 'waiting'`),
+    index('queue_jobs_lease')
+      .on(t.queue, t.lockedUntil)
+      .where(sql`${t.state} = 'active'`),
+    index('queue_jobs_expiry')
+      .on(t.queue, t.keepUntil)
+      .where(sql`${t.state} in ('completed', 'failed')`),
+    check('queue_jobs_state', sql`${t.state} in ('waiting', 'active', 'completed', 'failed')`),
   ],
 );

@@ -228,14 +228,44 @@ export function createEngine(deps: EngineDeps) {
 
   /**
    * A notification found by a fan-out delivered again: its next job is queued if a crash kept
-   * it from the queue (created queued, or running in the fan-out, with no queue job).
+   * it from the queue (created queued, or running in the fan-out, with no queue job), and what
+   * follows its last finished job is done if the crash came before (the next job still
+   * pending).
    */
   async function resume(notificationId: string): Promise<void> {
-    const next = (await repo.jobsOfNotification(notificationId)).find(
-      (j) => !FINAL_STATUSES.includes(j.status),
-    );
-    if (next && !next.queueJobId && (next.status === 'queued' || next.status === 'running'))
+    const all = await repo.jobsOfNotification(notificationId);
+    const index = all.findIndex((j) => !FINAL_STATUSES.includes(j.status));
+    const next = all[index];
+    if (!next) return;
+    if (next.status === 'pending' && index > 0) return followUp(all[index - 1]!);
+    if (!next.queueJobId && (next.status === 'queued' || next.status === 'running'))
       await enqueueJob(next);
+  }
+
+  /**
+   * What follows a job that reached a final status: the next job queued, or the rest of the
+   * notification ended. Each part is a compare-and-set or a dedupe, so doing it again is
+   * harmless: a job delivered again after a crash finishes here what the crash cut short.
+   */
+  async function followUp(job: Job, step?: WorkflowStep, siblings?: Job[]): Promise<void> {
+    switch (job.status) {
+      case 'merged':
+        return endRest(job, 'skipped', 'Merged into a digest');
+      case 'failed': {
+        const stops =
+          step?.shouldStopOnFail ??
+          (await repo.workflowWithSteps(job.workflowId))?.steps.find((s) => s.id === job.stepId)
+            ?.shouldStopOnFail;
+        if (stops) return endRest(job, 'canceled', 'A previous step failed');
+        return continueAfter(job, siblings);
+      }
+      case 'completed':
+      case 'skipped':
+        return continueAfter(job, siblings);
+      default:
+        // Canceled: nothing follows.
+        return;
+    }
   }
 
   /** The template context of a step: payload at the top, plus subscriber, step and tenant. */
@@ -462,7 +492,9 @@ export function createEngine(deps: EngineDeps) {
   /** Runs one step job; safe to call again for the same job (at-least-once delivery). */
   async function runStep(jobId: string): Promise<void> {
     const current = await repo.job(jobId);
-    if (!current || FINAL_STATUSES.includes(current.status)) return;
+    if (!current) return;
+    // Delivered again after it finished: a crash may have come before what follows it.
+    if (FINAL_STATUSES.includes(current.status)) return followUp(current);
     // A waiting job delivered again before it is due: its own queue task is still ahead.
     if (current.status === 'delayed' && current.runAt && current.runAt > deps.now()) return;
     // Delayed jobs come back when due; queued ones on their first delivery.
@@ -548,12 +580,7 @@ export function createEngine(deps: EngineDeps) {
       result,
       closing.map((d) => detailRow(job, d)),
     );
-    if (!done) return;
-    if (result === 'failed' && step.shouldStopOnFail) {
-      await endRest(job, 'canceled', 'A previous step failed');
-      return;
-    }
-    await continueAfter(done, siblings);
+    if (done) await followUp(done, step, siblings);
   }
 
   /** Ends the notification's jobs that never started (a failed step, a merged digest). */

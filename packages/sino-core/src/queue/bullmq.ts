@@ -142,7 +142,13 @@ class BullMqJobQueue<T> implements JobQueue<T> {
           maxAttempts: job.opts.attempts ?? 1,
         });
       },
-      { connection: this.#connection, prefix: this.#prefix, concurrency },
+      {
+        connection: this.#connection,
+        prefix: this.#prefix,
+        concurrency,
+        lockDuration: LOCK_MS,
+        stalledInterval: STALLED_CHECK_MS,
+      },
     );
     worker.on('error', (error) => this.#onError(error));
     this.#worker = worker;
@@ -165,6 +171,17 @@ class BullMqJobQueue<T> implements JobQueue<T> {
     if (this.#stopped) throw new Error(`queue "${this.name}" is stopped`);
   }
 }
+
+/**
+ * A worker holds each job under a lock it renews every half of it; a job whose lock lapsed is
+ * marked by one stalled check and moved back to waiting by the next (a job that stalls twice
+ * ends failed, BullMQ's `maxStalledCount` 1). BullMQ's defaults (30 s and 30 s) left the jobs
+ * of a killed process waiting up to 90 s; these take them again within about 20 s, and a live
+ * worker loses a job only if it cannot renew its lock for 5 s. A check is one Redis script
+ * per worker, a renewal one per worker for all its jobs.
+ */
+const LOCK_MS = 10_000;
+const STALLED_CHECK_MS = 5_000;
 
 const NOT_STARTED = new Set<JobState | 'unknown'>(['waiting', 'prioritized', 'delayed']);
 

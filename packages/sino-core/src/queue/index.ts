@@ -11,5 +11,5 @@ export type {
 export { DEFAULT_RETRY, RETENTION } from './port.js';
 export type { QueueSettings } from './options.js';
 export { createJobQueue, type JobQueueOptions } from './factory.js';
-export { openPgBossQueue, PG_BOSS_SCHEMA, type PgBossQueueOptions } from './pg-boss.js';
+export { openDatabaseQueue, type DatabaseQueueOptions } from './database.js';
 export { openBullMqQueue, type BullMqQueueOptions } from './bullmq.js';

@@ -84,8 +84,9 @@ const DEDUPE_NAMESPACE = Buffer.from('bda0155b9d614e82ab29de271b2a7382', 'hex');
 
 /**
  * The job id a dedupe key stands for: a name-based UUID (RFC 9562 version 5). Both adapters
- * deduplicate by id, which is atomic in each store; a UUID is a valid id in both (pg-boss
- * ids are uuid, BullMQ's custom ids may not contain ":" nor look like integers).
+ * deduplicate by id, which is atomic in each store; a UUID is a valid id in both (the
+ * database queue's ids are uuid, BullMQ's custom ids may not contain ":" nor look like
+ * integers).
  */
 export function dedupeJobId(key: string): string {
   const hash = createHash('sha1').update(DEDUPE_NAMESPACE).update(key, 'utf8').digest();

@@ -3,8 +3,9 @@
  * (e.g. `sino-jobs`); any number of instances, in any number of processes, may share it.
  *
  * Delivery is at least once. A job is removed from the queue only after its handler has
- * returned; a process that dies mid-job leaves it to be run again (BullMQ: once its lock
- * lapses, 30 to 60 s; pg-boss: once it expires, see `expireInSeconds`). A handler can
+ * returned; a process that dies mid-job leaves it to be run again by another consumer, or by
+ * itself once restarted (the database queue: once its lease lapses, within about 12 s; BullMQ:
+ * once its lock lapses and two stalled checks saw it, within about 20 s). A handler can
  * therefore see the same job twice, even after it did its work, and must be idempotent.
  * Jobs are not ordered: with concurrency, retries and delays, any job may overtake another.
  *
@@ -48,7 +49,8 @@ export interface JobQueue<T> {
 export interface EnqueueOptions {
   /**
    * Not run before now + `delayMs`. The due time is stored with the job, so it holds across
-   * restarts. pg-boss counts from the database clock, BullMQ from this process's clock.
+   * restarts. The database queue counts from the database clock, BullMQ from this process's
+   * clock.
    */
   delayMs?: number;
   /**
@@ -65,8 +67,7 @@ export interface EnqueueOptions {
 
 /**
  * `fixed` waits `delayMs` before every retry; `exponential` waits `delayMs * 2^(n-1)` before
- * retry n. pg-boss works in whole seconds (rounded up) and adds up to 100 % random jitter to
- * exponential waits; both only lengthen the wait.
+ * retry n (the database queue caps a wait at a year).
  */
 export interface Backoff {
   type: 'fixed' | 'exponential';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@locadora/db';
-import { openPgBossQueue, type JobQueue, type QueueJob } from '../../src/queue/index.js';
+import { openDatabaseQueue, type JobQueue, type QueueJob } from '../../src/queue/index.js';
 
 type Executor = Pick<DatabaseHandle, 'executeSql'>;
 
@@ -20,12 +20,12 @@ async function idle(fetches: () => number): Promise<void> {
 }
 
 /**
- * pg-boss only (decision 015): a due job enqueued while this instance's consumer is idle with a
+ * The database queue only (decision 015): a due job enqueued while this instance's consumer is idle with a
  * free slot is inserted active and run here, without a fetch; waiting jobs still go first.
  * `database` answers a fresh executor on the backend's storage for each call.
  */
-export function pgBossClaims(label: string, database: () => Promise<Executor>): void {
-  describe(`pg-boss claims at enqueue: ${label}`, () => {
+export function databaseClaims(label: string, database: () => Promise<Executor>): void {
+  describe(`database queue claims at enqueue: ${label}`, () => {
     let queues = 0;
 
     /** A queue whose statements are counted, and which polls only when told to (1 min). */
@@ -33,7 +33,7 @@ export function pgBossClaims(label: string, database: () => Promise<Executor>): 
       const executor = await database();
       const statements: string[] = [];
       const errors: unknown[] = [];
-      const queue = await openPgBossQueue<T>({
+      const queue = await openDatabaseQueue<T>({
         name: `claims-${++queues}-${Date.now()}`,
         database: {
           // Counted once answered: the consumer has seen the answer right after.
@@ -48,11 +48,11 @@ export function pgBossClaims(label: string, database: () => Promise<Executor>): 
         retry: { retryLimit: 0, backoff: { type: 'fixed', delayMs: 0 } },
       });
       const fetches = () =>
-        statements.filter((s) => s.startsWith('select * from sino_queue.sino_fetch(')).length;
+        statements.filter((s) => s.startsWith('select * from sino.queue_fetch(')).length;
       // Read in the store, whatever the instance's own state (a stopped one answers nothing).
       const stored = async (id: string) => {
         const { rows } = await executor.executeSql(
-          'select state::text as state from sino_queue.job where id = $1',
+          'select state from sino.queue_jobs where id = $1',
           [id],
         );
         return (rows[0] as { state: string } | undefined)?.state;
@@ -104,7 +104,7 @@ export function pgBossClaims(label: string, database: () => Promise<Executor>): 
       await idle(fetches);
       const id = await queue.enqueue('held');
       expect(seen.map((j) => j.data)).toEqual(['held']);
-      // Active in the store: a process that dies now leaves it to expire and run again.
+      // Active in the store: a process that dies now leaves it to run again once its lease lapses.
       expect(await queue.getState(id)).toBe('active');
 
       let stopped = false;

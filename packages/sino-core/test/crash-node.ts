@@ -1,0 +1,39 @@
+/**
+ * One Sino node in a process of its own, for crash-recovery.test.ts, which kills it with
+ * SIGKILL. Configured through the environment: CRASH_DATABASE_URL (PostgreSQL) or
+ * CRASH_PGLITE_DIR (PGlite on disk); CRASH_REDIS_URL and CRASH_QUEUE_PREFIX for the BullMQ
+ * queue, the database queue otherwise. The queue runs with the product's defaults (polling,
+ * leases, worker concurrency). Prints one JSON line once it listens: its port, and the
+ * development credentials when this start created them.
+ */
+import Fastify from 'fastify';
+import { openDatabase } from '@locadora/db';
+import { sinoCore, sinoMigrations } from '../src/index.js';
+
+const env = process.env;
+const database = await openDatabase({
+  url: env.CRASH_DATABASE_URL || undefined,
+  dataDir: env.CRASH_PGLITE_DIR ?? 'memory://',
+});
+await database.migrate([sinoMigrations]);
+// Warnings and errors (the queue's background errors among them) go to stderr, which the test
+// shows when it fails; stdout carries the ready line only.
+const app = Fastify({ logger: { level: 'warn', stream: process.stderr } });
+await app.register(sinoCore, {
+  db: database.db,
+  database,
+  ...(env.CRASH_REDIS_URL && {
+    redisUrl: env.CRASH_REDIS_URL,
+    queuePrefix: env.CRASH_QUEUE_PREFIX,
+  }),
+  widgetTokenSecret: 'widget-token-secret-for-tests-0123456789',
+  encryptionKey: 'encryption-key-for-tests-0123456789abcdef',
+  // The test sends its triggers as fast as the node takes them.
+  rateLimit: { triggerPerSecond: 100_000, generalPerSecond: 100_000 },
+});
+app.addHook('onClose', () => database.close());
+const credentials = await app.sino.identity.bootstrapDevelopment('Crash test');
+await app.listen({ port: 0, host: '127.0.0.1' });
+const { port } = app.server.address() as { port: number };
+process.stdout.write(`${JSON.stringify({ port, credentials })}\n`);
+process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

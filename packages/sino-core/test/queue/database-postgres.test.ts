@@ -1,0 +1,194 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '@locadora/db';
+import { createTestDatabase } from '@locadora/db/testing';
+import { sinoMigrations } from '../../src/index.js';
+import { openDatabaseQueue, type JobQueue } from '../../src/queue/index.js';
+import { queueContract } from './contract.js';
+import { databaseClaims } from './database-claims.js';
+import { databaseLeases } from './database-leases.js';
+import { databaseUpgrade } from './database-upgrade.js';
+
+// Background errors of the queues opened below; every test expects none.
+const errors: unknown[] = [];
+const onError = (error: unknown) => void errors.push(error);
+afterEach(() => expect(errors.splice(0)).toEqual([]));
+
+// CI runs the suite a second time with TEST_DATABASE_URL set (see packages/db/src/testing.ts).
+const server = process.env.TEST_DATABASE_URL;
+
+/** A fresh database with Sino's migrations, and a pool per "process" opened on it. */
+async function migratedDatabase() {
+  const test = await createTestDatabase();
+  const handles: DatabaseHandle[] = [];
+  const open = async (poolMax = 4) => {
+    const database = await openDatabase({ url: test.url, poolMax });
+    handles.push(database);
+    return database;
+  };
+  // migrate() holds one connection for its lock and runs the migrations on another.
+  await (await open(2)).migrate([sinoMigrations]);
+  return {
+    url: test.url,
+    open,
+    async close() {
+      await Promise.all(handles.map((h) => h.close()));
+      await test.drop();
+    },
+  };
+}
+
+describe.runIf(server)('database queue on PostgreSQL', () => {
+  queueContract('database queue on PostgreSQL', async () => {
+    const storage = await migratedDatabase();
+    return {
+      // A pool per instance, as each process has its own.
+      open: async (settings) =>
+        openDatabaseQueue({ ...settings, database: await storage.open(), pollingIntervalMs: 50 }),
+      close: () => storage.close(),
+    };
+  });
+
+  describe('claims and leases', () => {
+    let storage: Awaited<ReturnType<typeof migratedDatabase>>;
+    beforeAll(async () => {
+      storage = await migratedDatabase();
+    });
+    afterAll(() => storage.close());
+    databaseClaims('PostgreSQL', () => storage.open());
+    databaseLeases('PostgreSQL', () => storage.open());
+  });
+
+  databaseUpgrade('PostgreSQL', async () => {
+    const test = await createTestDatabase();
+    const database = await openDatabase({ url: test.url, poolMax: 2 });
+    return {
+      database,
+      async close() {
+        await database.close();
+        await test.drop();
+      },
+    };
+  });
+
+  describe('several processes', () => {
+    let storage: Awaited<ReturnType<typeof migratedDatabase>>;
+    beforeAll(async () => {
+      storage = await migratedDatabase();
+    });
+    afterAll(() => storage.close());
+
+    it('share one queue: each job runs once, whichever process enqueued it', async () => {
+      const queues: JobQueue<number>[] = await Promise.all(
+        [1, 2, 3].map(async () =>
+          openDatabaseQueue<number>({
+            name: 'shared',
+            database: await storage.open(),
+            onError,
+            pollingIntervalMs: 20,
+          }),
+        ),
+      );
+      const seen: number[] = [];
+      await Promise.all(
+        queues.map((q) => q.work(async (job) => void seen.push(job.data), { concurrency: 4 })),
+      );
+      // Each process enqueues its own share, in batches and one by one.
+      await Promise.all(
+        queues.map(async (q, i) => {
+          await q.enqueueMany(Array.from({ length: 50 }, (_, k) => ({ data: i * 100 + k })));
+          for (let k = 50; k < 60; k++) await q.enqueue(i * 100 + k);
+        }),
+      );
+      await expect.poll(() => seen.length, { timeout: 10_000 }).toBe(180);
+      expect(new Set(seen).size).toBe(180);
+      await Promise.all(queues.map((q) => q.stop()));
+    });
+  });
+
+  describe('raw executor', () => {
+    let test: Awaited<ReturnType<typeof createTestDatabase>>;
+    let database: DatabaseHandle;
+    beforeAll(async () => {
+      test = await createTestDatabase();
+      // One connection, so the statement after the failure runs where the failure was.
+      database = await openDatabase({ url: test.url, poolMax: 1 });
+    });
+    afterAll(async () => {
+      await database.close();
+      await test.drop();
+    });
+
+    it('leaves no transaction open when a multi-statement text fails', async () => {
+      await database.executeSql('create table t (x int)');
+      await expect(
+        database.executeSql('begin; insert into t values (1); select 1 / 0; commit;'),
+      ).rejects.toThrow(/SQLSTATE 22012/); // division by zero
+      expect(await database.executeSql('select count(*)::int as n from t')).toEqual({
+        rows: [{ n: 0 }],
+      });
+    });
+
+    it('answers the rows of the last statement of a text', async () => {
+      expect(await database.executeSql('select 1 as a; select 2 as b')).toEqual({
+        rows: [{ b: 2 }],
+      });
+      expect(await database.executeSql('select $1::int + 1 as n', [41])).toEqual({
+        rows: [{ n: 42 }],
+      });
+    });
+  });
+
+  it('fetches, completes and keeps up through plain index scans, whatever the planner would prefer', async () => {
+    const storage = await migratedDatabase();
+    const database = await storage.open(2);
+    const observer = new pg.Client({ connectionString: storage.url });
+    try {
+      const queue = await openDatabaseQueue<number>({ name: 'plan', database, onError });
+      await queue.enqueueMany([1, 2, 3].map((data) => ({ data })));
+      // auto_explain sends the plans of the functions' statements to this client.
+      await observer.connect();
+      const plans: string[] = [];
+      observer.on('notice', (notice) => plans.push(notice.message ?? ''));
+      for (const setting of [
+        "load 'auto_explain'",
+        'set auto_explain.log_min_duration = 0',
+        'set auto_explain.log_nested_statements = on',
+        'set client_min_messages = log',
+        // A planner that would rather not walk an index, as after a minute of traffic, when
+        // statistics promise a few waiting jobs and a bitmap scan looks cheaper (bench/README.md).
+        'set enable_indexscan = off',
+      ])
+        await observer.query(setting);
+      const { rows } = await observer.query<{ id: string }>(
+        `select * from sino.queue_fetch('plan', 2, 10000)`,
+      );
+      expect(rows).toHaveLength(2);
+      const done = await observer.query<{ n: number }>(
+        `select sino.queue_complete('plan', $1::uuid[], 60) as n`,
+        [rows.map((r) => r.id)],
+      );
+      expect(done.rows).toEqual([{ n: 2 }]);
+      await observer.query(`select * from sino.queue_upkeep('plan', $1::uuid[], 10000, 60, 100)`, [
+        rows.map((r) => r.id),
+      ]);
+      for (const marker of [
+        'FOR UPDATE SKIP LOCKED',
+        "SET state = 'completed'",
+        'SET locked_until = now()',
+        'lease lapsed',
+        'DELETE FROM sino.queue_jobs',
+      ]) {
+        const plan = plans.find((p) => p.includes(marker));
+        expect(plan, marker).toMatch(/Index (Only )?Scan using \S+ on/);
+        // A bitmap scan visits every dead row version at every call; a sequential scan, every
+        // job the queue keeps.
+        expect(plan, marker).not.toMatch(/Bitmap|Seq Scan/);
+      }
+      await queue.stop();
+    } finally {
+      await observer.end();
+      await storage.close();
+    }
+  });
+});
