@@ -1,5 +1,6 @@
 import type { FastifyServerOptions } from 'fastify';
 import pino from 'pino';
+import { logSerializers } from '@locadora/db';
 import type { DestinationStream, LoggerOptions } from 'pino';
 
 // Anything that could carry a credential is censored before a log line is written.
@@ -14,18 +15,6 @@ const CAMINHOS_CENSURADOS = [
   '*.jwtToken',
 ];
 
-/** Errors from the database driver carry the query's parameters (a password hash, say): never log them. */
-function serializarErro(erro: unknown) {
-  const serializado = pino.stdSerializers.err(erro as Error) as Record<string, unknown>;
-  delete serializado.params;
-  if (serializado.cause && typeof serializado.cause === 'object') {
-    const causa = { ...(serializado.cause as Record<string, unknown>) };
-    delete causa.params;
-    serializado.cause = causa;
-  }
-  return serializado;
-}
-
 export function opcoesDeRegistro(
   nivel: string,
   destino?: DestinationStream,
@@ -33,7 +22,9 @@ export function opcoesDeRegistro(
   const opcoes: LoggerOptions = {
     level: nivel,
     redact: { paths: CAMINHOS_CENSURADOS, censor: '[oculto]' },
-    serializers: { err: serializarErro },
+    // Errors without SQL, parameters or row values; requests by route, without what the
+    // client sent in the path or the query (@locadora/db).
+    serializers: logSerializers,
   };
   return destino ? pino(opcoes, destino) : pino(opcoes);
 }

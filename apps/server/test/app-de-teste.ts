@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { createTestDatabase } from '@locadora/db/testing';
+import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { CONTAS_DEMO } from '@locadora/api';
 import type { DevelopmentCredentials } from '@sino/core';
 import { lerConfiguracao } from '../src/configuracao.js';
@@ -52,6 +52,8 @@ export async function criarAppDeTeste(
 ): Promise<AppDeTeste> {
   const banco = await createTestDatabase();
   const logs: string[] = [];
+  // The whole run's log lines are scanned for the secrets and personal data the tests used.
+  const registroDaExecucao = testRunLog();
   let sino: DevelopmentCredentials | undefined;
   const config = lerConfiguracao({
     PGLITE_DIR: 'memory://',
@@ -63,30 +65,49 @@ export async function criarAppDeTeste(
     DATA_DIR: '/nonexistent-data-dir-tests-must-not-write',
     ...opcoes.ambiente,
   });
+  registroDaExecucao.knownSecrets('segredo', [
+    config.JWT_SECRET,
+    config.SINO_WIDGET_JWT_SECRET,
+    config.SINO_ENCRYPTION_KEY,
+    config.SINO_API_KEY,
+  ]);
+  for (const conta of CONTAS_DEMO) registroDaExecucao.knownSecretsIn(conta);
   const app = await construirApp(config, {
-    destinoDosLogs: { write: (linha: string) => void logs.push(linha) },
+    destinoDosLogs: {
+      write: (linha: string) => {
+        logs.push(linha);
+        registroDaExecucao.write(linha);
+      },
+    },
     conferirRespostas: true,
     aoCriarCredenciaisSino: (c) => (sino = c),
     ...(opcoes.agora && { agora: opcoes.agora }),
   });
   const tokens = new Map<string, string>();
 
-  const chamar: AppDeTeste['chamar'] = (metodo, url, { token, corpo } = {}) =>
-    app.inject({
+  const chamar: AppDeTeste['chamar'] = (metodo, url, { token, corpo } = {}) => {
+    registroDaExecucao.knownSecretsIn(corpo);
+    return app.inject({
       method: metodo,
       url,
       headers: token ? { authorization: `Bearer ${token}` } : {},
       ...(corpo !== undefined && { payload: corpo as object }),
     });
+  };
 
   async function entrar(email: string, senha: string): Promise<string> {
     const r = await chamar('POST', '/api/Cadastro/authenticate', { corpo: { email, senha } });
     if (r.statusCode !== 200)
       throw new Error(`login de ${email} falhou: ${r.statusCode} ${r.body}`);
+    registroDaExecucao.knownSecrets(
+      'cookie',
+      r.cookies.map((c) => c.value),
+    );
     return r.json<{ jwtToken: string }>().jwtToken;
   }
 
   if (!sino) throw new Error('Sino did not create its development credentials');
+  registroDaExecucao.knownSecrets('chave de API do Sino', [sino.apiKey]);
   return {
     app,
     logs,
@@ -114,6 +135,7 @@ export async function criarAppDeTeste(
     },
     async fechar() {
       await app.close();
+      registroDaExecucao.close();
       await banco.drop();
     },
   };

@@ -1,4 +1,13 @@
 export { openDatabase } from './open-database.js';
 export type { Database, DatabaseHandle, DatabaseOptions, Migrations } from './open-database.js';
-export { isUniqueViolation, isForeignKeyViolation } from './errors.js';
+export {
+  errorForLog,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  QueryError,
+  toQueryError,
+} from './errors.js';
+export { logSerializers, requestForLog } from './logging.js';
 export { preparedSql } from './prepared-sql.js';
+export { findUnstorableInput, MAX_INPUT_DEPTH } from './storable-input.js';
+export type { UnstorableInput, UnstorableReason } from './storable-input.js';

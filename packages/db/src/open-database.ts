@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { PreparingClient } from './preparing-client.js';
+import { reportQueryFailuresWithoutData, toQueryError } from './errors.js';
 
 /** The Drizzle database both drivers expose; repositories depend on this, never on a driver. */
 export type Database = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -25,6 +26,11 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Largest number of pooled connections to PostgreSQL. */
   poolMax?: number;
+  /**
+   * How long to wait for a PostgreSQL connection (opening one, or a free one of the pool)
+   * before failing; without it a server that accepts but never answers hangs the caller.
+   */
+  connectTimeoutMs?: number;
 }
 
 export interface DatabaseHandle {
@@ -35,7 +41,7 @@ export interface DatabaseHandle {
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   /**
-   * Runs raw SQL outside Drizzle, for libraries that bring their own statements (pg-boss).
+   * Runs raw SQL outside Drizzle: statements of several commands, or text built at run time (the queue).
    * With `values` the text is one statement with `$1...` parameters; without, it may hold
    * several statements (an explicit `BEGIN ... COMMIT` included) and the last one's rows are
    * answered. A failed multi-statement text never leaves its connection inside a transaction.
@@ -48,9 +54,17 @@ export interface DatabaseHandle {
 const MIGRATION_LOCK_KEY = 727_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return options.url
-    ? openPostgres(options.url, options.poolMax ?? 10)
-    : openPglite(options.dataDir ?? 'memory://');
+  // Every failed statement answers a QueryError: no SQL text, parameters or values (errors.ts).
+  reportQueryFailuresWithoutData();
+  const handle = await (options.url
+    ? openPostgres(options.url, options.poolMax ?? 10, options.connectTimeoutMs ?? 10_000)
+    : openPglite(options.dataDir ?? 'memory://'));
+  const { executeSql } = handle;
+  handle.executeSql = (text, values) =>
+    executeSql(text, values).catch((error: unknown) => {
+      throw toQueryError(error);
+    });
+  return handle;
 }
 
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
@@ -90,7 +104,11 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   };
 }
 
-async function openPostgres(url: string, poolMax: number): Promise<DatabaseHandle> {
+async function openPostgres(
+  url: string,
+  poolMax: number,
+  connectTimeoutMs: number,
+): Promise<DatabaseHandle> {
   // Idle connections are kept (at most `poolMax`): closing them after pg's default 10 s meant
   // every burst of traffic paid for new backends (fork, catalogue caches, statements prepared
   // again) while holding locks, which showed as periodic 50 ms stalls in bench/locacoes.ts.
@@ -98,6 +116,7 @@ async function openPostgres(url: string, poolMax: number): Promise<DatabaseHandl
     connectionString: url,
     max: poolMax,
     idleTimeoutMillis: 0,
+    connectionTimeoutMillis: connectTimeoutMs,
     Client: PreparingClient,
   });
   // An idle client that loses its server must not crash the process; the next query reports it.

@@ -27,7 +27,7 @@ type QueryConfigLike = { text: string; name?: string; values?: unknown[] } & Rec
  * A node-postgres client that runs every statement with parameters as a named prepared
  * statement: PostgreSQL then parses it once per connection and may keep its plan, where an
  * unnamed statement is parsed and planned at every call. The statements this product sends
- * are built by code (Drizzle, pg-boss) with their values as parameters, so their texts are
+ * are built by code (Drizzle, the queue) with their values as parameters, so their texts are
  * few; planning was about half of PostgreSQL's time per notification (bench/README.md).
  * Texts of many parameters (multi-row inserts, whose text changes with the row count) and
  * statements without parameters stay unnamed, and the names are capped.

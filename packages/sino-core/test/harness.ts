@@ -1,8 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { openDatabase, type Database } from '@locadora/db';
-import { createTestDatabase } from '@locadora/db/testing';
+import { logSerializers, openDatabase, type Database } from '@locadora/db';
+import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { ObjectId } from 'bson';
 import { environments } from '../src/db/schema.js';
 import {
@@ -17,6 +17,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface SinoTestApp {
   app: FastifyInstance;
   db: Database;
+  /** Every log line the app wrote, for assertions on what is (not) logged. */
+  logs: string[];
   /** The development organization, environment and API key the first start created. */
   credentials: DevelopmentCredentials;
   /** Calls the server API with the environment's API key (or another `authorization`). */
@@ -31,8 +33,13 @@ export interface SinoTestApp {
     url: string,
     options?: { token?: string | null; body?: unknown; query?: Record<string, string | string[]> },
   ): Promise<LightMyRequestResponse>;
-  /** Starts a widget session for the subscriber and answers its token. */
+  /**
+   * Starts a widget session for the subscriber (with its HMAC hash: the environment requires
+   * it) and answers its token.
+   */
   session(subscriberId: string, profile?: Record<string, unknown>): Promise<string>;
+  /** The subscriber's HMAC hash, as a customer's server computes it with the API key. */
+  subscriberHash(subscriberId: string, apiKey?: string): string;
   close(): Promise<void>;
 }
 
@@ -68,7 +75,26 @@ export async function createSinoTestApp(
     dataDir: storage?.dataDir ?? 'memory://',
   });
   await handle.migrate([sinoMigrations]);
-  const app = Fastify({ logger: false });
+  // Log lines are kept, and written to the run's log folder, scanned at the end for the
+  // secrets and personal data the tests used (testRunLog).
+  const logs: string[] = [];
+  const runLog = testRunLog();
+  const widgetTokenSecret = 'widget-token-secret-for-tests-0123456789';
+  const encryptionKey = 'encryption-key-for-tests-0123456789abcdef';
+  runLog.knownSecrets('secret', [widgetTokenSecret, encryptionKey]);
+  const app = Fastify({
+    logger: {
+      level: 'info',
+      // The product's serializers (apps/server's logger uses them).
+      serializers: logSerializers,
+      stream: {
+        write(line: string) {
+          logs.push(line);
+          runLog.write(line);
+        },
+      },
+    },
+  });
   await app.register(sinoCore, {
     db: handle.db,
     database: handle,
@@ -76,30 +102,39 @@ export async function createSinoTestApp(
     queuePollingIntervalMs: 50,
     // TEST_SINO_REDIS_URL runs the same tests on the BullMQ queue (CI does, for the engine).
     ...(redisUrl && { redisUrl, queuePrefix }),
-    widgetTokenSecret: 'widget-token-secret-for-tests-0123456789',
-    encryptionKey: 'encryption-key-for-tests-0123456789abcdef',
+    widgetTokenSecret,
+    encryptionKey,
     ...overrides,
   });
   await app.ready();
   const credentials =
     (await app.sino.identity.bootstrapDevelopment('Test organization')) ?? storage?.credentials;
   if (!credentials) throw new Error('bootstrap created nothing on a fresh database');
+  runLog.knownSecrets('API key', [credentials.apiKey]);
 
-  const widget: SinoTestApp['widget'] = (method, url, { token, body, query } = {}) =>
-    app.inject({
+  const subscriberHash: SinoTestApp['subscriberHash'] = (subscriberId, apiKey) =>
+    createHmac('sha256', apiKey ?? credentials.apiKey)
+      .update(subscriberId)
+      .digest('hex');
+  const widget: SinoTestApp['widget'] = (method, url, { token, body, query } = {}) => {
+    runLog.knownSecretsIn(body);
+    return app.inject({
       method,
       url: `/v1/widgets${url}`,
       headers: token ? { authorization: `Bearer ${token}` } : {},
       ...(query && { query }),
       ...(body !== undefined && { payload: body as object }),
     });
+  };
 
   return {
     app,
+    logs,
     db: handle.db,
     credentials,
-    api: (method, url, { body, authorization, headers } = {}) =>
-      app.inject({
+    api: (method, url, { body, authorization, headers } = {}) => {
+      runLog.knownSecretsIn(body);
+      return app.inject({
         method,
         url,
         headers: {
@@ -109,13 +144,16 @@ export async function createSinoTestApp(
           ...headers,
         },
         ...(body !== undefined && { payload: body as object }),
-      }),
+      });
+    },
     widget,
+    subscriberHash,
     async session(subscriberId, profile = {}) {
       const r = await widget('POST', '/session/initialize', {
         body: {
           applicationIdentifier: credentials.applicationIdentifier,
           subscriberId,
+          hmacHash: subscriberHash(subscriberId),
           ...profile,
         },
       });
@@ -124,6 +162,7 @@ export async function createSinoTestApp(
     },
     async close() {
       await app.close();
+      runLog.close();
       if (redisUrl && !storage?.keepQueue) await removeRedisKeys(redisUrl, queuePrefix);
       await handle.close();
       await database.drop();

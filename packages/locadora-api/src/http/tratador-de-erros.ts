@@ -68,7 +68,8 @@ export function instalarTratadorDeErros(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    request.log.info({ url: request.url }, 'rota não encontrada');
+    // Only the path: a query string may carry personal data (an e-mail, a CPF).
+    request.log.info({ caminho: request.url.split('?')[0] }, 'rota não encontrada');
     return reply
       .code(404)
       .send({ statusCode: 404, error: nomeDoStatus(404), message: 'Rota não encontrada.' });

@@ -45,7 +45,8 @@ export function installErrorHandler(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    request.log.info({ url: request.url }, 'route not found');
+    // The path only: a query string may carry personal data (`?emails=`).
+    request.log.info({ path: request.url.split('?')[0] }, 'route not found');
     return reply.code(404).send({
       statusCode: 404,
       message: `Cannot ${request.method} ${request.url.split('?')[0]}`,

@@ -35,7 +35,9 @@ export const eventRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => 
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await events.bulk(request.environment!, request.body.events) }),
+      reply.code(201).send({
+        data: await events.bulk(request.environment!, request.body.events, request.log),
+      }),
   );
 
   r.post(

@@ -4,9 +4,18 @@ import type { EngineRepository } from '../../engine/repository.js';
 import type { TenantRepository } from '../tenants/repository.js';
 import type { Engine } from '../../engine/engine.js';
 import type { EngineQueue } from '../../engine/ports.js';
-import { conflict, unprocessable } from '../../errors.js';
+import { conflict, SinoError, unprocessable } from '../../errors.js';
 import { createAdmission } from './admission.js';
 import type { BroadcastRequest, Recipient, TriggerRequest, TriggerResult } from './schemas.js';
+
+/** Where the bulk trigger reports an event's unexpected failure (the request's logger). */
+export interface ErrorLog {
+  error(details: object, message: string): void;
+}
+
+// Nothing was claimed or queued for that event (admission releases its transactionId).
+const UNEXPECTED_FAILURE =
+  'The event could not be accepted because of an internal error; send it again';
 
 /**
  * Trigger intake: checks what can be answered at once (workflow, steps, tenant, ids, the
@@ -85,17 +94,30 @@ export function createEventsService(deps: {
 
     /**
      * Each event on its own: one refused event does not stop the others. They go together,
-     * so that their transactionIds are claimed and their tasks queued in one batch.
+     * so that their transactionIds are claimed and their tasks queued in one batch. A refusal
+     * answers its own message; any other failure is logged and answered in general words
+     * (its message is for the operator: it may name tables, constraints, internals).
      */
-    bulk(environment: Environment, events: TriggerRequest[]): Promise<TriggerResult[]> {
+    bulk(
+      environment: Environment,
+      events: TriggerRequest[],
+      log: ErrorLog,
+    ): Promise<TriggerResult[]> {
       return Promise.all(
         events.map((event) =>
-          this.trigger(environment, event).catch((error: unknown): TriggerResult => ({
-            acknowledged: false,
-            status: 'error',
-            ...(event.transactionId && { transactionId: event.transactionId }),
-            error: [error instanceof Error ? error.message : String(error)],
-          })),
+          this.trigger(environment, event).catch((error: unknown): TriggerResult => {
+            if (!(error instanceof SinoError))
+              log.error(
+                { err: error, transactionId: event.transactionId },
+                'bulk trigger: an event failed',
+              );
+            return {
+              acknowledged: false,
+              status: 'error',
+              ...(event.transactionId && { transactionId: event.transactionId }),
+              error: [error instanceof SinoError ? error.message : UNEXPECTED_FAILURE],
+            };
+          }),
         ),
       );
     },

@@ -19,6 +19,8 @@ import {
 } from './schemas.js';
 
 const tags = ['Widget'];
+// How @novu/client names its usage events: `[Widget] - ` and a few words.
+const WIDGET_EVENT_NAME = /^\[Widget\] - [A-Za-z][A-Za-z ]{0,60}$/;
 
 const feedIdsBody = z
   .object({
@@ -235,13 +237,11 @@ export const widgetMessageRoutes: FastifyPluginAsync<SinoContext> = async (app, 
     },
     async (request, reply) => {
       const { subscriber } = request.widget!;
+      // The widget's own event names (`[Widget] - Notification Click`) are logged; what else
+      // a client sends, and the payload, may be anything (personal data): never logged.
+      const name = WIDGET_EVENT_NAME.test(request.body.name) ? request.body.name : '(other)';
       request.log.info(
-        {
-          subscriberId: subscriber.id,
-          environmentId: subscriber.environmentId,
-          name: request.body.name,
-          payload: request.body.payload,
-        },
+        { subscriberId: subscriber.id, environmentId: subscriber.environmentId, name },
         'widget usage',
       );
       return reply.code(201).send({ data: { success: true } });
