@@ -17,7 +17,7 @@ export function criarServicos(opcoes: OpcoesLocadora) {
   const contas = criarServicoContas({
     db,
     tokens: criarEmissorDeTokens(opcoes.segredoJwt, opcoes.sessao.validadeAcessoMinutos),
-    limitador: criarLimitadorDeLogin(opcoes.login),
+    limitador: criarLimitadorDeLogin(db, opcoes.login),
     validadeSessaoDias: opcoes.sessao.validadeSessaoDias,
     agora,
   });

@@ -127,7 +127,7 @@ describe('POST /api/Avaliacao', () => {
     const r = await t.chamar('DELETE', `/api/Avaliacao/${criada.id_avaliacao}`, {
       token: outro.token,
     });
-    expect(r.statusCode).toBe(403);
+    expect(r.statusCode).toBe(404);
   });
 
   it.each([
@@ -198,15 +198,17 @@ describe('GET /api/Avaliacao', () => {
 });
 
 describe('DELETE /api/Avaliacao/:id', () => {
-  it('answers 401 without a token and 403 to another customer, removing nothing', async () => {
+  it("answers 401 without a token and another customer's review as an unknown one, removing nothing", async () => {
     const alvo = await publicar(cliente.token, corpo({ titulo: 'Não me apague' }));
     const semToken = await t.chamar('DELETE', `/api/Avaliacao/${alvo.id_avaliacao}`);
     expect(semToken.statusCode).toBe(401);
     const alheio = await t.chamar('DELETE', `/api/Avaliacao/${alvo.id_avaliacao}`, {
       token: outro.token,
     });
-    expect(alheio.statusCode).toBe(403);
-    expect(alheio.json().message).toBe('Só o autor ou a equipe podem excluir esta avaliação.');
+    const desconhecido = await t.chamar('DELETE', '/api/Avaliacao/999999', { token: outro.token });
+    expect(alheio.statusCode).toBe(404);
+    expect(alheio.json()).toEqual(desconhecido.json());
+    expect(alheio.json().message).toBe('Avaliação não encontrada.');
     expect((await listar(equipe)).map((a) => a.id_avaliacao)).toContain(alvo.id_avaliacao);
   });
 

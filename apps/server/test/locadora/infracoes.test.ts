@@ -216,13 +216,15 @@ describe('GET /api/infracoes/:contrato', () => {
     expect(r.statusCode).toBe(401);
   });
 
-  it("answers 403 for another customer's contract", async () => {
+  it("answers another customer's contract as an unknown one (404)", async () => {
     const outro = await t.novoCliente();
     const r = await t.chamar('GET', `/api/infracoes/${semeada.id_locacao}`, {
       token: outro.token,
     });
-    expect(r.statusCode).toBe(403);
-    expect(r.json().message).toBe('Este contrato não é seu.');
+    const desconhecido = await t.chamar('GET', '/api/infracoes/999999', { token: outro.token });
+    expect(r.statusCode).toBe(404);
+    expect(r.json()).toEqual(desconhecido.json());
+    expect(r.json().message).toBe('Contrato não encontrado.');
   });
 
   it.each([

@@ -328,12 +328,13 @@ describe('POST /api/Locacao/:id/devolucao', () => {
 });
 
 describe('GET /api/Historico/:contrato', () => {
-  it('answers 401, 403 for another customer, 404 for unknown and malformed contracts', async () => {
+  it("answers 401, 404 for unknown and malformed contracts, and another customer's as an unknown one", async () => {
     const l = await reservar({ data_retirada: '2030-08-01', data_entrega: '2030-08-03' });
     expect((await t.chamar('GET', `/api/Historico/${l.id_locacao}`)).statusCode).toBe(401);
     const alheio = await t.chamar('GET', `/api/Historico/${l.id_locacao}`, { token: outro.token });
-    expect(alheio.statusCode).toBe(403);
-    expect(alheio.json().message).toBe('Você não tem permissão para acessar este registro.');
+    const desconhecido = await t.chamar('GET', '/api/Historico/999999', { token: outro.token });
+    expect(alheio.statusCode).toBe(404);
+    expect(alheio.json()).toEqual(desconhecido.json());
     for (const c of ['999999', 'abc', '0']) {
       expect((await t.chamar('GET', `/api/Historico/${c}`, { token: equipe })).statusCode, c).toBe(
         404,
@@ -479,12 +480,14 @@ describe('location of a reservation', () => {
     (id: number | string) => `/api/Locacao/${id}/localizacao`,
     (id: number | string) => `/api/find-by-locacao?id_locacao=${id}`,
   ])(
-    'answers 401, 403 for another customer, 404 for unknown and malformed ids (%#)',
+    "answers 401, 404 for unknown and malformed ids, and another customer's as an unknown one (%#)",
     async (url) => {
       expect((await t.chamar('GET', url(centro.id_locacao))).statusCode).toBe(401);
       const alheia = await t.chamar('GET', url(centro.id_locacao), { token: outro.token });
-      expect(alheia.statusCode).toBe(403);
-      expect(alheia.json().message).toBe('Você não tem permissão para acessar este registro.');
+      const desconhecida = await t.chamar('GET', url(999999), { token: outro.token });
+      expect(alheia.statusCode).toBe(404);
+      expect(alheia.json()).toEqual(desconhecida.json());
+      expect(alheia.json().message).toBe('Locação não encontrada.');
       for (const id of ['999999', 'abc', 'x', '0']) {
         expect((await t.chamar('GET', url(id), { token: equipe })).statusCode, id).toBe(404);
       }

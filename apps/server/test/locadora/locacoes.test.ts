@@ -316,12 +316,14 @@ describe('GET /api/Locacao', () => {
 });
 
 describe('GET /api/Locacao/:id', () => {
-  it('answers 401, 403 for another customer, 404 for unknown or malformed ids', async () => {
+  it("answers 401, 404 for unknown or malformed ids, and another customer's as an unknown one", async () => {
     const l = await reservar(cliente.token);
     expect((await t.chamar('GET', `/api/Locacao/${l.id_locacao}`)).statusCode).toBe(401);
     const alheia = await t.chamar('GET', `/api/Locacao/${l.id_locacao}`, { token: outro.token });
-    expect(alheia.statusCode).toBe(403);
-    expect(alheia.json().message).toBe('Você não tem permissão para acessar este registro.');
+    const desconhecida = await t.chamar('GET', '/api/Locacao/999999', { token: outro.token });
+    expect(alheia.statusCode).toBe(404);
+    expect(alheia.json()).toEqual(desconhecida.json());
+    expect(alheia.json().message).toBe('Locação não encontrada.');
     for (const id of ['999999', 'abc', '0', '1.5', '99999999999']) {
       const r = await t.chamar('GET', `/api/Locacao/${id}`, { token: equipe });
       expect(r.statusCode, id).toBe(404);
@@ -375,7 +377,7 @@ describe('PUT /api/Locacao', () => {
     });
   });
 
-  it('answers 401, 403 for another customer, 404 for unknown or malformed ids', async () => {
+  it("answers 401, 404 for unknown or malformed ids, and another customer's as an unknown one", async () => {
     const l = await reservar(cliente.token);
     const corpo = reserva();
     expect((await t.chamar('PUT', `/api/Locacao?id=${l.id_locacao}`, { corpo })).statusCode).toBe(
@@ -385,7 +387,12 @@ describe('PUT /api/Locacao', () => {
       token: outro.token,
       corpo,
     });
-    expect(alheia.statusCode).toBe(403);
+    const desconhecida = await t.chamar('PUT', '/api/Locacao/999999', {
+      token: outro.token,
+      corpo,
+    });
+    expect(alheia.statusCode).toBe(404);
+    expect(alheia.json()).toEqual(desconhecida.json());
     for (const url of [
       '/api/Locacao?id=abc',
       '/api/Locacao?id=999999',
@@ -482,13 +489,15 @@ describe('DELETE /api/Locacao', () => {
     expect(outraVez.json().message).toBe('Esta locação já está cancelada.');
   });
 
-  it('answers 401, 403 for another customer (nothing changes), 404 for unknown or malformed ids', async () => {
+  it("answers 401, 404 for unknown or malformed ids, and another customer's as an unknown one (nothing changes)", async () => {
     const l = await reservar(cliente.token);
     expect((await t.chamar('DELETE', `/api/Locacao/${l.id_locacao}`)).statusCode).toBe(401);
     const alheia = await t.chamar('DELETE', `/api/Locacao?id=${l.id_locacao}`, {
       token: outro.token,
     });
-    expect(alheia.statusCode).toBe(403);
+    const desconhecida = await t.chamar('DELETE', '/api/Locacao?id=999999', { token: outro.token });
+    expect(alheia.statusCode).toBe(404);
+    expect(alheia.json()).toEqual(desconhecida.json());
     expect(
       (await t.chamar('GET', `/api/Locacao/${l.id_locacao}`, { token: cliente.token })).json()
         .status,

@@ -75,6 +75,23 @@ export const sessoes = locadora.table(
   ],
 );
 
+/**
+ * The login throttle's counters, one row per e-mail and per client address, shared by every
+ * server process. `chave` is a SHA-256 of the kind and the value, so no e-mail or address is
+ * stored in clear; `falhas` counts failed logins (and those being checked) in the window that began at
+ * `janela_inicio`; past the limit the key waits until `janela_fim`.
+ */
+export const tentativasDeLogin = locadora.table(
+  'tentativas_de_login',
+  {
+    chave: text('chave').primaryKey(),
+    falhas: integer('falhas').notNull(),
+    janelaInicio: momento('janela_inicio').notNull(),
+    janelaFim: momento('janela_fim').notNull(),
+  },
+  (t) => [index('tentativas_de_login_fim').on(t.janelaFim)],
+);
+
 /** Pickup places. */
 export const locais = locadora.table('locais', {
   id: serial('id').primaryKey(),

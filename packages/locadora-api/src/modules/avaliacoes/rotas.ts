@@ -91,9 +91,10 @@ export const rotasDeAvaliacoes: FastifyPluginAsyncZod<ContextoDasRotas> = async 
       schema: {
         tags,
         summary: 'Delete a review (its author or staff)',
+        description: "Another customer's review answers 404, as an unknown one.",
         security: comLogin,
         params: idParams,
-        response: { 204: z.null(), ...errosDocumentados(401, 403, 404) },
+        response: { 204: z.null(), ...errosDocumentados(401, 404) },
       },
     },
     async (request, reply) => {

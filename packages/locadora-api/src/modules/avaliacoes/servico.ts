@@ -1,7 +1,8 @@
 import type { Database } from '@locadora/db';
 import type { AvaliacaoPedido } from '@locadora/contract/operacao';
-import { naoEncontrada, proibido } from '../../erros.js';
-import { ehEquipe, type UsuarioAutenticado } from '../contas/tipos.js';
+import { naoEncontrada } from '../../erros.js';
+import type { UsuarioAutenticado } from '../contas/tipos.js';
+import { visivelPara } from '../contas/visibilidade.js';
 import {
   criarRepositorioAvaliacoes,
   type AvaliacaoRegistro,
@@ -36,12 +37,9 @@ export function criarServicoAvaliacoes(deps: DependenciasAvaliacoes) {
 
     listar: (filtro: { pagina: number; limite: number }) => repo.listar(filtro),
 
-    /** Its author or staff may remove a review. */
+    /** Its author or staff may remove a review; to anyone else it does not exist. */
     async excluir(solicitante: Pick<UsuarioAutenticado, 'id' | 'papel'>, id: number) {
-      const avaliacao = await repo.porId(id);
-      if (!avaliacao) throw naoEncontrada('Avaliação');
-      if (!ehEquipe(solicitante) && avaliacao.usuarioId !== solicitante.id)
-        throw proibido('Só o autor ou a equipe podem excluir esta avaliação.');
+      visivelPara(solicitante, await repo.porId(id), () => naoEncontrada('Avaliação'));
       await repo.excluir(id);
     },
   };

@@ -14,10 +14,36 @@ import { comLogin, usuarioDe } from '../../http/autenticacao.js';
 import { errosDocumentados, idParams } from '../../http/respostas.js';
 import type { ContextoDasRotas } from '../../contexto.js';
 import type { SessaoAberta } from './servico.js';
+import { LoginBloqueado } from './limitador.js';
 import type { UsuarioRegistro } from './repositorio.js';
 
 const COOKIE_RENOVACAO = 'locadora_renovacao';
-const CAMINHO_COOKIE = '/api/Cadastro';
+
+/**
+ * The refresh cookie's attributes, the same when it is written and when it is cleared: `Secure`
+ * whenever the request came over HTTPS (`request.protocol`, which honours `X-Forwarded-Proto`
+ * from a trusted proxy when TRUST_PROXY is on), left off on plain HTTP so a development server
+ * without TLS still keeps the session.
+ */
+const OPCOES_COOKIE = {
+  path: '/api/Cadastro',
+  httpOnly: true,
+  sameSite: 'strict',
+  secure: 'auto',
+} as const;
+
+/**
+ * Every answer that carries an access token or writes the refresh cookie goes through here or
+ * `apagarCookie`: neither a browser nor a proxy may keep a copy of it.
+ */
+function naoArmazenar(reply: FastifyReply) {
+  reply.header('cache-control', 'no-store');
+}
+
+function apagarCookie(reply: FastifyReply) {
+  naoArmazenar(reply);
+  reply.clearCookie(COOKIE_RENOVACAO, OPCOES_COOKIE);
+}
 
 export function paraUsuarioSaida(u: UsuarioRegistro): z.infer<typeof usuarioSaidaSchema> {
   const partes = [u.rua, u.numero, u.bairro, u.cidade, u.municipio].filter(Boolean);
@@ -41,11 +67,9 @@ export function paraUsuarioSaida(u: UsuarioRegistro): z.infer<typeof usuarioSaid
 }
 
 function responderSessao(reply: FastifyReply, sessao: SessaoAberta) {
+  naoArmazenar(reply);
   reply.setCookie(COOKIE_RENOVACAO, sessao.tokenDeRenovacao, {
-    path: CAMINHO_COOKIE,
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: 'auto',
+    ...OPCOES_COOKIE,
     expires: sessao.renovacaoExpiraEm,
   });
   const { id, nome, email, papel } = sessao.usuario;
@@ -65,6 +89,11 @@ export const rotasDeContas: FastifyPluginAsyncZod<ContextoDasRotas> = async (
 ) => {
   const { contas } = servicos;
   const tags = ['Contas'];
+
+  // The shared error handler writes the 429; the throttle's wait goes into `Retry-After`.
+  app.addHook('onError', async (_request, reply, erro) => {
+    if (erro instanceof LoginBloqueado) reply.header('retry-after', String(erro.esperaSegundos));
+  });
 
   app.post(
     '/Cadastro',
@@ -121,7 +150,7 @@ export const rotasDeContas: FastifyPluginAsyncZod<ContextoDasRotas> = async (
     },
     async (request, reply) => {
       await contas.sair(usuarioDe(request).sessaoId);
-      reply.clearCookie(COOKIE_RENOVACAO, { path: CAMINHO_COOKIE });
+      apagarCookie(reply);
       return reply.code(204).send(null);
     },
   );
@@ -171,7 +200,7 @@ export const rotasDeContas: FastifyPluginAsyncZod<ContextoDasRotas> = async (
     },
     async (request, reply) => {
       await contas.excluirConta(usuarioDe(request).id, request.body.senha);
-      reply.clearCookie(COOKIE_RENOVACAO, { path: CAMINHO_COOKIE });
+      apagarCookie(reply);
       return reply.code(204).send(null);
     },
   );

@@ -10,7 +10,7 @@ import {
 } from './repositorio.js';
 import { conferirSenha, gerarHashDeSenha } from './senhas.js';
 import { hashDoToken, novoTokenDeRenovacao, type EmissorDeTokens } from './tokens.js';
-import type { LimitadorDeLogin } from './limitador.js';
+import { LoginBloqueado, type LimitadorDeLogin } from './limitador.js';
 import type { UsuarioAutenticado } from './tipos.js';
 
 export interface DependenciasContas {
@@ -84,26 +84,24 @@ export function criarServicoContas(deps: DependenciasContas) {
       }
     },
 
-    /** Login by e-mail and password; failures are throttled per e-mail and per client address. */
+    /**
+     * Login by e-mail and password. The throttle counts the attempt before the password is
+     * checked (per e-mail and per client address), so concurrent guesses cannot slip past it.
+     */
     async entrar(credenciais: Login, enderecoCliente: string): Promise<SessaoAberta> {
-      const espera = await deps.limitador.esperaPara(credenciais.email, enderecoCliente);
-      if (espera > 0) {
-        const minutos = Math.ceil(espera / 60);
-        throw new ErroLocadora(
-          429,
-          `Muitas tentativas de login sem sucesso. Tente novamente em ${minutos} ${minutos === 1 ? 'minuto' : 'minutos'}.`,
-        );
-      }
+      const tentativa = await deps.limitador.reservar(
+        credenciais.email,
+        enderecoCliente,
+        deps.agora(),
+      );
+      if (tentativa.bloqueada) throw new LoginBloqueado(tentativa.esperaSegundos);
       const usuario = await repo.porEmail(credenciais.email);
       const confere = await conferirSenha(
         usuario?.ativo ? usuario.senhaHash : null,
         credenciais.senha,
       );
-      if (!usuario || !confere) {
-        await deps.limitador.registrarFalha(credenciais.email, enderecoCliente);
-        throw naoAutenticado('E-mail ou senha incorretos.');
-      }
-      await deps.limitador.limparEmail(credenciais.email);
+      if (!usuario || !confere) throw naoAutenticado('E-mail ou senha incorretos.');
+      await tentativa.acertou();
       return abrirSessao(usuario);
     },
 

@@ -87,12 +87,13 @@ export const rotasDeInfracoes: FastifyPluginAsyncZod<ContextoDasRotas> = async (
       schema: {
         tags,
         summary: 'Fines of one contract (its owner or staff)',
-        description: 'A contract without fines answers an empty list.',
+        description:
+          "A contract without fines answers an empty list; another customer's contract answers 404, as an unknown one.",
         security: comLogin,
         params: contratoParams,
         response: {
           200: z.array(infracaoSaidaSchema),
-          ...errosDocumentados(401, 403, 404),
+          ...errosDocumentados(401, 404),
         },
       },
     },

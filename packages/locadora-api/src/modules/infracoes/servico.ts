@@ -5,8 +5,9 @@ import { FUSO_HORARIO } from '@locadora/contract/dominio';
 import type { InfracaoPedido } from '@locadora/contract/operacao';
 import { formatarPlaca } from '@locadora/contract/placa';
 import { reaisParaCentavos } from '@locadora/contract/preco';
-import { conflito, entradaInvalida, naoEncontrada, naoEncontrado, proibido } from '../../erros.js';
+import { conflito, entradaInvalida, naoEncontrada, naoEncontrado } from '../../erros.js';
 import { ehEquipe, type UsuarioAutenticado } from '../contas/tipos.js';
+import { visivelPara } from '../contas/visibilidade.js';
 import {
   criarRepositorioInfracoes,
   type InfracaoDetalhada,
@@ -76,12 +77,9 @@ export function criarServicoInfracoes(deps: DependenciasInfracoes) {
       });
     },
 
-    /** The fines of one contract (the spec's look-up by contract number). */
+    /** The fines of one contract (the spec's look-up by contract number), its owner's or staff's. */
     async daLocacao(solicitante: Solicitante, locacaoId: number): Promise<InfracaoDetalhada[]> {
-      const locacao = await repo.locacao(locacaoId);
-      if (!locacao) throw naoEncontrado('Contrato');
-      if (!ehEquipe(solicitante) && locacao.usuarioId !== solicitante.id)
-        throw proibido('Este contrato não é seu.');
+      visivelPara(solicitante, await repo.locacao(locacaoId), () => naoEncontrado('Contrato'));
       return repo.daLocacao(locacaoId);
     },
 

@@ -83,9 +83,10 @@ export const rotasDeLocacoes: FastifyPluginAsyncZod<ContextoDasRotas> = async (
       schema: {
         tags,
         summary: 'One reservation (its customer or staff)',
+        description: "Another customer's reservation answers 404, as an unknown one.",
         security: comLogin,
         params: idParams,
-        response: { 200: locacaoSaidaSchema, ...errosDocumentados(401, 403, 404) },
+        response: { 200: locacaoSaidaSchema, ...errosDocumentados(401, 404) },
       },
     },
     async (request) =>
@@ -164,7 +165,7 @@ export const rotasDeLocacoes: FastifyPluginAsyncZod<ContextoDasRotas> = async (
     description:
       "Cancels (status 'cancelada'): the record is kept. Only before pickup (409 otherwise).",
     security: comLogin,
-    response: { 200: locacaoSaidaSchema, ...errosDocumentados(401, 403, 404, 409) },
+    response: { 200: locacaoSaidaSchema, ...errosDocumentados(401, 404, 409) },
   };
   app.delete(
     '/Locacao',
@@ -242,7 +243,7 @@ export const rotasDeLocacoes: FastifyPluginAsyncZod<ContextoDasRotas> = async (
         summary: 'A reservation with its pickup place and map coordinates',
         security: comLogin,
         params: idParams,
-        response: { 200: localizacaoSaidaSchema, ...errosDocumentados(401, 403, 404) },
+        response: { 200: localizacaoSaidaSchema, ...errosDocumentados(401, 404) },
       },
     },
     async (request) =>
@@ -266,7 +267,7 @@ export const rotasDeLocacoes: FastifyPluginAsyncZod<ContextoDasRotas> = async (
             .trim()
             .min(1, { error: 'Informe o código da locação.' }),
         }),
-        response: { 200: localizacaoSaidaSchema, ...errosDocumentados(400, 401, 403, 404) },
+        response: { 200: localizacaoSaidaSchema, ...errosDocumentados(400, 401, 404) },
       },
     },
     async (request) => {
@@ -304,7 +305,7 @@ export const rotasDeLocacoes: FastifyPluginAsyncZod<ContextoDasRotas> = async (
           'return (null while open); `Observacao` defaults to "Nenhuma observação disponível".',
         security: comLogin,
         params: contratoParams,
-        response: { 200: historicoSaidaSchema, ...errosDocumentados(401, 403, 404) },
+        response: { 200: historicoSaidaSchema, ...errosDocumentados(401, 404) },
       },
     },
     async (request) =>

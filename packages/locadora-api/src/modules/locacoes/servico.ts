@@ -18,6 +18,7 @@ import {
 import { conflito, entradaInvalida, naoEncontrada, naoEncontrado, proibido } from '../../erros.js';
 import { emTransacao } from '../../db/transacao.js';
 import { ehEquipe, type UsuarioAutenticado } from '../contas/tipos.js';
+import { visivelPara } from '../contas/visibilidade.js';
 import { instanteLocal } from './conversao.js';
 import {
   criarRepositorioLocacoes,
@@ -74,14 +75,11 @@ type Catalogo = Awaited<ReturnType<RepositorioLocacoes['catalogoDoPedido']>>;
 export function criarServicoLocacoes(deps: DependenciasLocacoes) {
   const repo = criarRepositorioLocacoes(deps.db);
 
-  /** Staff see every record; a customer only their own (403 otherwise, 404 when unknown). */
-  function conferirDono(usuario: UsuarioAutenticado, locacao: { usuarioId: number }): void {
-    if (!ehEquipe(usuario) && locacao.usuarioId !== usuario.id) throw proibido();
-  }
+  const locacaoAusente = () => naoEncontrada('Locação');
 
   async function detalhada(r: RepositorioLocacoes, id: number): Promise<LocacaoDetalhada> {
     const l = await r.detalhada(id);
-    if (!l) throw naoEncontrada('Locação');
+    if (!l) throw locacaoAusente();
     return l;
   }
 
@@ -238,10 +236,7 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
     usuario: UsuarioAutenticado,
     id: number,
   ): Promise<LocacaoRegistro> {
-    const atual = await r.porIdParaAlterar(id);
-    if (!atual) throw naoEncontrada('Locação');
-    conferirDono(usuario, atual);
-    return atual;
+    return visivelPara(usuario, await r.porIdParaAlterar(id), locacaoAusente);
   }
 
   /** Customers list their own reservations; staff list all. Newest pickup first. */
@@ -253,9 +248,7 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
   }
 
   async function buscar(usuario: UsuarioAutenticado, id: number): Promise<LocacaoDetalhada> {
-    const l = await detalhada(repo, id);
-    conferirDono(usuario, l);
-    return l;
+    return visivelPara(usuario, await repo.detalhada(id), locacaoAusente);
   }
 
   return {
@@ -368,7 +361,7 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
       return emTransacao(deps.db, async (tx) => {
         const r = criarRepositorioLocacoes(tx);
         const atual = await r.porIdParaAlterar(id);
-        if (!atual) throw naoEncontrada('Locação');
+        if (!atual) throw locacaoAusente();
         if (atual.status !== 'reservada')
           throw conflito(
             atual.status === 'retirada'
@@ -419,7 +412,7 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
       return emTransacao(deps.db, async (tx) => {
         const r = criarRepositorioLocacoes(tx);
         const atual = await r.porIdParaAlterar(id);
-        if (!atual) throw naoEncontrada('Locação');
+        if (!atual) throw locacaoAusente();
         if (atual.status !== 'retirada' || atual.veiculoId === null)
           throw conflito(
             atual.status === 'devolvida'
