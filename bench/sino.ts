@@ -21,6 +21,7 @@
  *    closed loop at full speed; then restarted with its workers, how fast they drain the queue.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,7 +89,7 @@ interface Medida extends Percentis {
 interface Fila {
   /** Sino's own jobs by status (pending, queued, running, completed, ...). */
   jobs: Record<string, number>;
-  /** pg-boss's queue `sino-jobs` by state (created, active, completed, ...). */
+  /** The database queue's `sino-jobs` by state (waiting, active, completed, failed). */
   fila: Record<string, number>;
   /** In-app messages of the run's transactions. */
   mensagens: number;
@@ -98,7 +99,7 @@ interface Fila {
 
 interface Escoamento {
   segundos: number;
-  /** Still waiting in pg-boss (created + retry + active) at the start and the end. */
+  /** Still in the queue (waiting + active) at the start and the end. */
   pendentesAntes: number;
   pendentesDepois: number;
   /** In-app messages the worker created per second while draining. */
@@ -443,7 +444,12 @@ async function sessoes(cred: Credenciais, inicio: number, n: number): Promise<As
           const { data } = await api<{ data: { token: string } }>(
             'POST',
             '/v1/widgets/session/initialize',
-            { applicationIdentifier: cred.applicationIdentifier, subscriberId },
+            {
+              applicationIdentifier: cred.applicationIdentifier,
+              subscriberId,
+              // Locadora's environment requires the subscriber's hash.
+              hmacHash: createHmac('sha256', cred.apiKey).update(subscriberId).digest('hex'),
+            },
           );
           return { subscriberId, token: data.token };
         }),
@@ -573,7 +579,7 @@ async function medir(
   return medida;
 }
 
-/** What the worker left behind: Sino's jobs and pg-boss's queue, for the run's transactions. */
+/** What the worker left behind: Sino's jobs and its queue, for the run's transactions. */
 async function fila(banco: pg.Client, transacoes: string): Promise<Fila> {
   const porChave = (linhas: { chave: string; n: number }[]) =>
     Object.fromEntries(linhas.map((l) => [l.chave, l.n]));
@@ -582,7 +588,7 @@ async function fila(banco: pg.Client, transacoes: string): Promise<Fila> {
     [transacoes],
   );
   const boss = await banco.query<{ chave: string; n: number }>(
-    `select state::text as chave, count(*)::int as n from sino_queue.job where name = 'sino-jobs' group by 1 order by 1`,
+    `select state as chave, count(*)::int as n from sino.queue_jobs where queue = 'sino-jobs' group by 1 order by 1`,
   );
   const contar = async (sql: string) =>
     (await banco.query<{ n: number }>(sql, [transacoes])).rows[0]!.n;
@@ -606,7 +612,7 @@ async function filaVazia(banco: pg.Client): Promise<void> {
   }
 }
 
-const PENDENTES = `select count(*)::int as n from sino_queue.job where name = 'sino-jobs' and state in ('created', 'retry', 'active')`;
+const PENDENTES = `select count(*)::int as n from sino.queue_jobs where queue = 'sino-jobs' and state in ('waiting', 'active')`;
 
 /** Watches the backlog drain for up to ESCOAMENTO_S seconds. */
 async function escoar(banco: pg.Client, transacoes: string): Promise<Escoamento> {
@@ -725,7 +731,7 @@ function relatar(r: {
     linhas.push(
       '',
       `Queue right after "${nome}": triggers accepted ${f.gatilhos}, in-app messages created ${f.mensagens}; ` +
-        `sino.jobs ${JSON.stringify(f.jobs)}; pg-boss sino-jobs ${JSON.stringify(f.fila)}`,
+        `sino.jobs ${JSON.stringify(f.jobs)}; queue sino-jobs ${JSON.stringify(f.fila)}`,
     );
   if (r.escoamento) {
     const e = r.escoamento;

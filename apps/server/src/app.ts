@@ -15,8 +15,8 @@ import { garantirFluxos, locadoraApi, migracoesLocadora, semearDados } from '@lo
 import { sinoCore, sinoMigrations, type DevelopmentCredentials } from '@sino/core';
 import type { Configuracao } from './configuracao.js';
 import { segredosDoDiretorio, type Segredos } from './segredos.js';
-import { guardarCredenciaisSino } from './credenciais-sino.js';
-import { chaveSinoDoDiretorio, clienteSinoLocal } from './sino-local.js';
+import { guardarCredenciaisSino, type Terminal } from './credenciais-sino.js';
+import { chaveSinoDoDiretorio, clienteSinoLocal, exigirHashDoAssinante } from './sino-local.js';
 import { opcoesDeRegistro } from './registro.js';
 import { rotaDeSaude } from './saude.js';
 import { origensExternas, rotasDoWeb } from './web.js';
@@ -30,9 +30,11 @@ export interface OpcoesDoApp {
   conferirRespostas?: boolean;
   /**
    * Receives Sino's development credentials when the first start creates them; by default they
-   * are printed and written to `<DATA_DIR>/sino-development.json`.
+   * are shown on `terminal` and written to `<DATA_DIR>/sino-development.json`.
    */
   aoCriarCredenciaisSino?: (credenciais: DevelopmentCredentials) => void;
+  /** The operator's terminal: the only place the first start shows Sino's API key. */
+  terminal?: Terminal;
 }
 
 /**
@@ -60,6 +62,7 @@ export async function construirApp(
     url: config.DATABASE_URL,
     dataDir: config.PGLITE_DIR ?? join(config.DATA_DIR, 'pglite'),
     poolMax: config.DATABASE_POOL_MAX,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
   });
   app.addHook('onClose', () => banco.close());
   try {
@@ -138,10 +141,12 @@ export async function construirApp(
       generalPerSecond: config.SINO_RATE_LIMIT_GENERAL,
     },
   });
-  const credenciais = await app.sino.identity.bootstrapDevelopment(config.SINO_ORGANIZATION_NAME);
+  const credenciais = await app.sino.identity.bootstrapDevelopment(config.SINO_ORGANIZATION_NAME, {
+    requireSubscriberHash: true,
+  });
   if (credenciais) {
     if (opcoes.aoCriarCredenciaisSino) opcoes.aoCriarCredenciaisSino(credenciais);
-    else guardarCredenciaisSino(config.DATA_DIR, credenciais, app.log);
+    else guardarCredenciaisSino(config.DATA_DIR, credenciais, app.log, opcoes.terminal);
   }
 
   await app.register(locadoraApi, {
@@ -168,6 +173,7 @@ export async function construirApp(
   const chaveSino =
     config.SINO_API_KEY ?? credenciais?.apiKey ?? chaveSinoDoDiretorio(config.DATA_DIR);
   if (chaveSino) {
+    await exigirHashDoAssinante(app, chaveSino);
     const fluxos = await garantirFluxos(clienteSinoLocal(app, chaveSino));
     app.log.info({ fluxos }, 'Sino: fluxos da Locadora garantidos');
   } else {

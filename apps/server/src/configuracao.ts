@@ -22,6 +22,8 @@ export const esquemaDeConfiguracao = z.object({
     })
     .optional(),
   DATABASE_POOL_MAX: inteiro(10, 1, 200),
+  /** Seconds to wait for a PostgreSQL connection before giving up (at start: exit with a reason). */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: inteiro(10, 1, 600),
   /** A Redis for Sino's job queue (BullMQ) and socket fan-out; the database queue when unset. */
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })

@@ -3,24 +3,60 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DevelopmentCredentials } from '@sino/core';
 
+/** Writes text straight to the operator's terminal, outside the log stream. */
+export type Terminal = (texto: string) => void;
+
 /**
  * The first start's Sino credentials: written to `<dataDir>/sino-development.json` (mode 600),
- * the only place the API key can be read again, and printed once so the operator sees them.
+ * the only place the API key can be read again, and shown once on the operator's terminal.
+ * The log stream gets where they are, never the key: log lines are shipped and kept elsewhere.
  */
 export function guardarCredenciaisSino(
   dataDir: string,
   credenciais: DevelopmentCredentials,
   log: FastifyBaseLogger,
+  terminal: Terminal | undefined,
 ): void {
   const arquivo = join(dataDir, 'sino-development.json');
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(arquivo, `${JSON.stringify(credenciais, null, 2)}\n`, { mode: 0o600 });
+  terminal?.(avisoDoPrimeiroInicio(credenciais, arquivo));
   log.info(
     {
       applicationIdentifier: credenciais.applicationIdentifier,
-      apiKey: credenciais.apiKey,
       arquivo,
+      requiresSubscriberHash: credenciais.requiresSubscriberHash,
     },
-    'Sino: development organization created; its API key is shown only now and kept in the file',
+    terminal
+      ? 'Sino: development environment created; its API key was shown once on the terminal and is kept in the file'
+      : 'Sino: development environment created; its API key is kept in the file (no terminal to show it on)',
   );
+  if (!credenciais.requiresSubscriberHash) {
+    log.warn(
+      "Sino: widget sessions of the development environment do not require the subscriber's hash; anyone who knows the application identifier can open any subscriber's inbox",
+    );
+  }
+}
+
+function avisoDoPrimeiroInicio(c: DevelopmentCredentials, arquivo: string): string {
+  const hmac = c.requiresSubscriberHash
+    ? [
+        '  Widget sessions require subscriberHash = hex(HMAC-SHA256(API key, subscriberId)),',
+        '  computed on your server, never in the browser.',
+      ]
+    : [
+        "  Widget sessions of this Development environment do not require the subscriber's hash:",
+        "  anyone who knows the application identifier can open any subscriber's inbox.",
+        '  Production environments require subscriberHash = hex(HMAC-SHA256(API key, subscriberId)).',
+      ];
+  return [
+    '',
+    'Sino: first start, development environment created.',
+    `  Application identifier: ${c.applicationIdentifier}`,
+    `  API key:                ${c.apiKey}`,
+    `  The API key is shown only now; it is kept in ${arquivo} (mode 600).`,
+    ...hmac,
+    '',
+    '',
+  ].join('\n');
 }

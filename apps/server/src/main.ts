@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import closeWithGrace from 'close-with-grace';
+import type { FastifyInstance } from 'fastify';
 import { ConfiguracaoInvalida, lerConfiguracao } from './configuracao.js';
 import { construirApp } from './app.js';
+import { descreverFalhaDoBanco } from './falha-do-banco.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -16,7 +18,23 @@ try {
   throw erro;
 }
 
-const app = await construirApp(config);
+let app: FastifyInstance;
+try {
+  app = await construirApp(config, {
+    // Standard error when it is a terminal: a piped or collected output is a log, not a screen.
+    ...(process.stderr.isTTY && { terminal: (texto: string) => void process.stderr.write(texto) }),
+  });
+} catch (erro) {
+  // A database that cannot be used is the operator's to fix: one line saying why, no stack.
+  const falha =
+    config.DATABASE_URL &&
+    descreverFalhaDoBanco(erro, config.DATABASE_URL, config.DATABASE_CONNECT_TIMEOUT_SECONDS);
+  if (falha) {
+    console.error(falha);
+    process.exit(1);
+  }
+  throw erro;
+}
 closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
   if (err) app.log.error({ err }, 'closing after an error');
   else app.log.info({ signal }, 'closing');

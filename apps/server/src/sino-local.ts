@@ -30,6 +30,15 @@ export function clienteSinoLocal(app: FastifyInstance, apiKey: string): SinoClie
   });
 }
 
+/**
+ * Locadora's environment (the one its key opens) requires the subscriber's HMAC hash to open a
+ * widget session; an environment created before that rule is brought to it here, at start.
+ */
+export async function exigirHashDoAssinante(app: FastifyInstance, apiKey: string): Promise<void> {
+  const ambiente = await app.sino.identity.environmentForApiKey(apiKey);
+  if (ambiente) await app.sino.identity.requireSubscriberHash(ambiente.id);
+}
+
 /** The development API key the first start wrote to the data folder, if it is there. */
 export function chaveSinoDoDiretorio(dataDir: string): string | undefined {
   try {

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { HeadlessService, type IMessage, type IUserPreferenceSettings } from '@novu/headless';
-import { integrations, jobs, messages } from '../src/db/schema.js';
+import { jobs, messages } from '../src/db/schema.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
 /**
@@ -28,14 +28,21 @@ afterAll(async () => {
   await t.close();
 });
 
-/** A headless service for the subscriber, with no retries so refusals surface at once. */
-function headless(subscriberId: string, subscriberHash?: string): HeadlessService {
+/**
+ * A headless service for the subscriber, with no retries so refusals surface at once. The
+ * environment requires the subscriber's hash: the right one is given unless told otherwise
+ * (`null`: none).
+ */
+function headless(
+  subscriberId: string,
+  subscriberHash: string | null = t.subscriberHash(subscriberId),
+): HeadlessService {
   const h = new HeadlessService({
     applicationIdentifier: t.credentials.applicationIdentifier,
     subscriberId,
     backendUrl: url,
     socketUrl: url,
-    ...(subscriberHash !== undefined && { subscriberHash }),
+    ...(subscriberHash !== null && { subscriberHash }),
     config: { retry: 0 },
   });
   opened.push(h);
@@ -254,20 +261,7 @@ describe('@novu/headless 0.24.2 against Sino', () => {
   });
 });
 
-describe('@novu/headless 0.24.2 with HMAC enabled', () => {
-  const setHmac = (hmac: boolean) =>
-    t.db
-      .update(integrations)
-      .set({ hmac })
-      .where(
-        and(
-          eq(integrations.environmentId, t.credentials.environmentId),
-          eq(integrations.channel, 'in_app'),
-        ),
-      );
-  beforeAll(() => setHmac(true));
-  afterAll(() => setHmac(false));
-
+describe('@novu/headless 0.24.2 with HMAC enabled (as the environment has it)', () => {
   it('starts a session with the right subscriberHash', async () => {
     const hash = createHmac('sha256', t.credentials.apiKey).update('hl-secure').digest('hex');
     const h = headless('hl-secure', hash);
@@ -281,7 +275,7 @@ describe('@novu/headless 0.24.2 with HMAC enabled', () => {
     // The client's query library logs each failed query to the console: expected here.
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     onTestFinished(() => log.mockRestore());
-    for (const hash of [undefined, 'f'.repeat(64)]) {
+    for (const hash of [null, 'f'.repeat(64)]) {
       const h = headless('hl-intruder', hash);
       const error = (await answer((c) => h.initializeSession(c)).catch((e: unknown) => e)) as {
         response?: { status: number; data: { message: string } };

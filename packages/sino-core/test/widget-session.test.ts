@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { SignJWT, decodeJwt } from 'jose';
 import { integrations, subscribers } from '../src/db/schema.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
@@ -11,9 +11,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const hmacOf = (subscriberId: string, key = t.credentials.apiKey) =>
+  createHmac('sha256', key).update(subscriberId).digest('hex');
+
+/** Session initialize on the test environment, with the subscriber's hash unless one is given. */
 const initialize = (body: Record<string, unknown>) =>
   t.widget('POST', '/session/initialize', {
-    body: { applicationIdentifier: t.credentials.applicationIdentifier, ...body },
+    body: {
+      applicationIdentifier: t.credentials.applicationIdentifier,
+      ...(typeof body.subscriberId === 'string' && { hmacHash: hmacOf(body.subscriberId) }),
+      ...body,
+    },
   });
 
 async function countSubscribers(subscriberId: string) {
@@ -22,18 +30,6 @@ async function countSubscribers(subscriberId: string) {
     .from(subscribers)
     .where(eq(subscribers.subscriberId, subscriberId));
   return rows.length;
-}
-
-async function setHmac(hmac: boolean) {
-  await t.db
-    .update(integrations)
-    .set({ hmac })
-    .where(
-      and(
-        eq(integrations.environmentId, t.credentials.environmentId),
-        eq(integrations.channel, 'in_app'),
-      ),
-    );
 }
 
 describe('POST /v1/widgets/session/initialize', () => {
@@ -114,12 +110,13 @@ describe('POST /v1/widgets/session/initialize', () => {
     }
   });
 
-  describe('with HMAC enforced', () => {
-    beforeAll(() => setHmac(true));
-    afterAll(() => setHmac(false));
-    const hmacOf = (subscriberId: string, key = t.credentials.apiKey) =>
-      createHmac('sha256', key).update(subscriberId).digest('hex');
+  it('is never cached: its answer carries a token', async () => {
+    const r = await initialize({ subscriberId: 'sem-cache' });
+    expect(r.statusCode).toBe(201);
+    expect(r.headers['cache-control']).toBe('no-store');
+  });
 
+  describe('with HMAC enforced (the first start environment requires it)', () => {
     it('accepts the hash of the subscriberId keyed by the API key', async () => {
       const r = await initialize({ subscriberId: 'carla', hmacHash: hmacOf('carla') });
       expect(r.statusCode).toBe(201);
@@ -143,6 +140,68 @@ describe('POST /v1/widgets/session/initialize', () => {
       expect(r.json().message).toBe('Please provide a valid HMAC hash');
       expect(await countSubscribers(subscriberId)).toBe(0);
     });
+  });
+});
+
+describe('which environments require the subscriber hash', () => {
+  const refusal = {
+    statusCode: 400,
+    message: 'Please provide a valid HMAC hash',
+    error: 'Bad Request',
+  };
+  const start = (applicationIdentifier: string, subscriberId: string, hmacHash?: string) =>
+    t.widget('POST', '/session/initialize', {
+      body: { applicationIdentifier, subscriberId, ...(hmacHash && { hmacHash }) },
+    });
+
+  it("the first start's environment: refused without the hash", async () => {
+    expect(t.credentials.requiresSubscriberHash).toBe(true);
+    const r = await start(t.credentials.applicationIdentifier, 'primeira-sem-hash');
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toEqual(refusal);
+    expect(await countSubscribers('primeira-sem-hash')).toBe(0);
+  });
+
+  it('a new Production environment: refused without or with a wrong hash, opened with the right one', async () => {
+    const production = await t.app.sino.identity.createEnvironment({
+      organizationId: t.credentials.organizationId,
+      name: 'Production',
+    });
+    const key = await t.app.sino.identity.addApiKey(production.id);
+    const app = production.identifier;
+    for (const hash of [undefined, hmacOf('prod-user', t.credentials.apiKey), 'f'.repeat(64)]) {
+      const r = await start(app, 'prod-user', hash);
+      expect(r.statusCode).toBe(400);
+      expect(r.json()).toEqual(refusal);
+    }
+    expect(await countSubscribers('prod-user')).toBe(0);
+    const ok = await start(app, 'prod-user', hmacOf('prod-user', key));
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(decodeJwt(ok.json().data.token).environmentId).toBe(production.id);
+  });
+
+  it('a Development environment created without it: opened with no hash', async () => {
+    const development = await t.app.sino.identity.createEnvironment({
+      organizationId: t.credentials.organizationId,
+      name: 'Development',
+      requireSubscriberHash: false,
+    });
+    await t.app.sino.identity.addApiKey(development.id);
+    const r = await start(development.identifier, 'dev-user');
+    expect(r.statusCode, r.body).toBe(201);
+  });
+
+  it('an environment made to require it afterwards refuses sessions without the hash', async () => {
+    const development = await t.app.sino.identity.createEnvironment({
+      organizationId: t.credentials.organizationId,
+      name: 'Development',
+      requireSubscriberHash: false,
+    });
+    const key = await t.app.sino.identity.addApiKey(development.id);
+    await t.app.sino.identity.requireSubscriberHash(development.id);
+    expect((await start(development.identifier, 'later-user')).statusCode).toBe(400);
+    const ok = await start(development.identifier, 'later-user', hmacOf('later-user', key));
+    expect(ok.statusCode).toBe(201);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -221,7 +222,12 @@ describe('embedded database on disk', () => {
       const sessao = await segundo.inject({
         method: 'POST',
         url: '/v1/widgets/session/initialize',
-        payload: { applicationIdentifier: sino.applicationIdentifier, subscriberId: 'u-1' },
+        payload: {
+          applicationIdentifier: sino.applicationIdentifier,
+          subscriberId: 'u-1',
+          // Locadora's environment requires the subscriber's hash.
+          hmacHash: createHmac('sha256', sino.apiKey).update('u-1').digest('hex'),
+        },
       });
       expect(sessao.statusCode, sessao.body).toBe(201);
       await segundo.close();

@@ -89,7 +89,12 @@ export function createIdentityRepository(db: Database) {
     }): Promise<void> {
       await db.insert(apiKeys).values({ id: newId(), ...k });
     },
-    async addInAppIntegration(environmentId: string, organizationId: string): Promise<void> {
+    /** `hmac`: session initialize requires the subscriber's HMAC hash. */
+    async addInAppIntegration(
+      environmentId: string,
+      organizationId: string,
+      options: { hmac: boolean },
+    ): Promise<void> {
       await db.insert(integrations).values({
         id: newId(),
         environmentId,
@@ -100,7 +105,21 @@ export function createIdentityRepository(db: Database) {
         identifier: 'sino-in-app',
         active: true,
         primary: true,
+        hmac: options.hmac,
       });
+    },
+    /** Turns the subscriber-hash requirement on for the environment's in-app integrations. */
+    async requireInAppHmac(environmentId: string): Promise<void> {
+      await db
+        .update(integrations)
+        .set({ hmac: true, updatedAt: new Date() })
+        .where(
+          and(
+            eq(integrations.environmentId, environmentId),
+            eq(integrations.channel, 'in_app'),
+            eq(integrations.hmac, false),
+          ),
+        );
     },
   };
 }

@@ -11,7 +11,21 @@ export interface DevelopmentCredentials {
   environmentId: string;
   applicationIdentifier: string;
   apiKey: string;
+  /**
+   * Whether widget sessions must carry the subscriber's hash,
+   * `hex(HMAC-SHA256(apiKey, subscriberId))` (`subscriberHash` in Novu's clients).
+   */
+  requiresSubscriberHash: boolean;
 }
+
+/**
+ * A new environment of an organization. Its widget sessions require the subscriber's HMAC
+ * hash: without it anyone who knows the public application identifier could open any
+ * subscriber's inbox. Only a Development environment may go without (local trials).
+ */
+export type NewEnvironment = { organizationId: string } & (
+  { name: 'Production' } | { name: 'Development'; requireSubscriberHash?: boolean }
+);
 
 /**
  * How long the environment of a valid API key is reused without reading the database: every
@@ -33,25 +47,49 @@ export function createIdentityService(deps: { db: Database; secrets: SecretBox }
     /**
      * On a database without any organization, creates one with a Development environment, an
      * API key and an active in-app integration, and answers their credentials (shown once).
+     * The environment requires the subscriber's hash unless told otherwise.
      * Afterwards answers null: nothing is created twice.
      */
-    async bootstrapDevelopment(organizationName: string): Promise<DevelopmentCredentials | null> {
+    async bootstrapDevelopment(
+      organizationName: string,
+      options: { requireSubscriberHash?: boolean } = {},
+    ): Promise<DevelopmentCredentials | null> {
       if (await repo.anyOrganization()) return null;
       const organization = await repo.createOrganization(organizationName);
-      const environment = await repo.createEnvironment({
+      const environment = await this.createEnvironment({
         organizationId: organization.id,
         name: 'Development',
-        identifier: newApplicationIdentifier(),
+        ...options,
       });
       const apiKey = await this.addApiKey(environment.id);
-      await repo.addInAppIntegration(environment.id, organization.id);
       return {
         organizationId: organization.id,
         environmentId: environment.id,
         applicationIdentifier: environment.identifier,
         apiKey,
+        requiresSubscriberHash: environment.requiresSubscriberHash,
       };
     },
+
+    /** An environment with its active in-app integration (API keys are added apart). */
+    async createEnvironment(
+      input: NewEnvironment,
+    ): Promise<Environment & { requiresSubscriberHash: boolean }> {
+      const requiresSubscriberHash =
+        input.name === 'Production' || input.requireSubscriberHash !== false;
+      const environment = await repo.createEnvironment({
+        organizationId: input.organizationId,
+        name: input.name,
+        identifier: newApplicationIdentifier(),
+      });
+      await repo.addInAppIntegration(environment.id, input.organizationId, {
+        hmac: requiresSubscriberHash,
+      });
+      return { ...environment, requiresSubscriberHash };
+    },
+
+    /** From now on the environment's widget sessions require the subscriber's hash. */
+    requireSubscriberHash: (environmentId: string) => repo.requireInAppHmac(environmentId),
 
     /** A new key for the environment; the only time it is available in clear. */
     async addApiKey(environmentId: string): Promise<string> {

@@ -61,7 +61,8 @@ export const widgetSessionRoutes: FastifyPluginAsync<SinoContext> = async (app, 
     },
     async (request, reply) => {
       const data = await ctx.services.session.initialize(request.body);
-      return reply.code(201).send({ data });
+      // The answer is a bearer token: no browser or proxy may keep it.
+      return reply.code(201).header('cache-control', 'no-store').send({ data });
     },
   );
 
