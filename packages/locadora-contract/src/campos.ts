@@ -43,7 +43,9 @@ const dinheiroNumerico = (rotulo: string, positivo: boolean) =>
   z.coerce
     .number({ error: `Informe ${rotulo} em reais.` })
     .refine((v) => Number.isFinite(v), { error: `Informe ${rotulo} em reais.` })
-    .refine((v) => (positivo ? v > 0 : v >= 0), {
+    // Positive means at least one cent: 1e-300 passes the two-decimals check below (it is 0.00
+    // to the cent) and would be stored as zero.
+    .refine((v) => (positivo ? Math.round(v * 100) >= 1 : v >= 0), {
       error: positivo
         ? `${capitalizar(rotulo)} deve ser maior que zero.`
         : `${capitalizar(rotulo)} não pode ser ${flexionar(rotulo, 'negativo')}.`,

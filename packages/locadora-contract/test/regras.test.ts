@@ -114,6 +114,14 @@ describe('Portuguese field messages', () => {
     expect(inteiroNaoNegativo('a quilometragem').optional().parse(undefined)).toBeUndefined();
   });
 
+  it('refuses a positive value that is zero to the cent (it would be stored as 0.00)', () => {
+    for (const quaseZero of [2.4451671691781683e-287, 1e-9, 0.004]) {
+      expect(dinheiro('o valor').safeParse(quaseZero).success).toBe(false);
+    }
+    expect(mensagem(dinheiro('o valor').safeParse(1e-300))).toBe('Valor deve ser maior que zero.');
+    expect(dinheiro('o valor').parse(0.01)).toBe(0.01);
+  });
+
   it('names the field in agreement', () => {
     expect(mensagem(inteiroNaoNegativo('a quantidade').safeParse(-1))).toBe(
       'Quantidade não pode ser negativa.',

@@ -156,8 +156,14 @@ describe('POST /v1/subscribers', () => {
     [{ subscriberId: 'v', firstName: 12 }, 'firstName must be a string'],
     [{ subscriberId: 'v', firstName: 'a\u0000b' }, 'firstName must not contain null characters'],
     [{ subscriberId: 'v', data: 'text' }, 'data must be an object'],
-    [{ subscriberId: 'v', data: { a: { b: 'x\u0000' } } }, 'data must not contain null characters'],
-    [{ subscriberId: 'v', data: { a: ['\ud800'] } }, 'data must contain only valid Unicode text'],
+    [
+      { subscriberId: 'v', data: { a: { b: 'x\u0000' } } },
+      'data.a.b must not contain null characters',
+    ],
+    [
+      { subscriberId: 'v', data: { a: ['\ud800'] } },
+      'data.a.0 must contain only valid Unicode text',
+    ],
     [
       { subscriberId: 'v', channels: [{ credentials: {} }] },
       'channels.0.providerId should not be empty',

@@ -1,13 +1,32 @@
 import type { FastifySchemaCompiler } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { findUnstorableInput, type UnstorableReason } from '@locadora/db';
+
+const unstorable: Record<UnstorableReason, string> = {
+  nul: 'must not contain null characters',
+  'unpaired-surrogate': 'must contain only valid Unicode text',
+  'too-deep': 'is nested too deeply',
+};
 
 /**
  * Request validation with zod, failing with the ZodError itself so the error handler can word
- * each issue as Novu (class-validator) does: "limit must not be less than 1".
+ * each issue as Novu (class-validator) does: "limit must not be less than 1". Before the
+ * route's schema, every part of every request is checked for text the database cannot store
+ * (one rule at the edge, so no route can reach the database with it).
  */
 export const validatorCompiler: FastifySchemaCompiler<z.ZodType> =
   ({ schema }) =>
   (data) => {
+    const found = findUnstorableInput(data);
+    if (found) {
+      const issue = {
+        code: 'custom' as const,
+        path: found.path,
+        message: unstorable[found.reason],
+      };
+      // ZodRealError: an Error, as Fastify requires of a validation failure (ZodError is not).
+      return { error: new z.ZodRealError([{ ...issue, input: undefined }]) };
+    }
     // With the input on each issue, a missing field ("should not be empty") is told apart from a
     // field of the wrong type ("must be a string").
     const result = schema.safeParse(data, { reportInput: true });

@@ -3,37 +3,14 @@ import type { Subscriber } from './repository.js';
 
 export { serverErrors } from '../../http/error-answers.js';
 
-// PostgreSQL refuses NUL in text and jsonb: said plainly instead of failing the write.
-const NUL = '\u0000';
-const noNul = { message: 'must not contain null characters' };
+// Text the database cannot store (NUL, unpaired surrogates) is refused for every route at the
+// edge (`http/validation.ts`), so these schemas need not repeat it.
 
-/** A text field: at most `max` characters, without NUL. */
-export const text = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((v) => !v.includes(NUL), noNul);
+/** A text field of at most `max` characters. */
+export const text = (max: number) => z.string().max(max);
 
-// jsonb also refuses a lone UTF-16 surrogate, which JSON.stringify writes as `\udXXX`.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Every string (keys included) of a JSON value passes `test`. */
-function everyString(value: unknown, test: (s: string) => boolean): boolean {
-  if (typeof value === 'string') return test(value);
-  if (Array.isArray(value)) return value.every((v) => everyString(v, test));
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).every(([k, v]) => test(k) && everyString(v, test));
-  }
-  return true;
-}
-
-/** A free-form object (`data`) that jsonb can store. */
-export const customData = z
-  .record(z.string(), z.unknown())
-  .refine((v) => everyString(v, (s) => !s.includes(NUL)), noNul)
-  .refine((v) => everyString(v, (s) => !LONE_SURROGATE.test(s)), {
-    message: 'must contain only valid Unicode text',
-  });
+/** A free-form object (`data`), stored as jsonb. */
+export const customData = z.record(z.string(), z.unknown());
 
 /** Separators around 3 to 20 digits, an optional leading `+`: "+55 (31) 99999-0000". */
 const PHONE = /^\+?(?:[\s().-]*\d){3,20}[\s().-]*$/;
@@ -76,12 +53,7 @@ export const profileFields = {
   channels: z.array(channelInput).max(20).optional(),
 };
 
-export const subscriberIdField = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .refine((v) => !v.includes(NUL), noNul);
+export const subscriberIdField = z.string().trim().min(1).max(200);
 
 export const createSubscriberBody = z.object({ subscriberId: subscriberIdField, ...profileFields });
 export const updateSubscriberBody = z.object(profileFields);
