@@ -243,7 +243,8 @@ test.describe('fines (/infracoes)', () => {
     await campo.fill(String(alheio));
     await buscar.click();
     await expect(page.getByRole('alert')).toHaveText(
-      `O contrato nº ${alheio} não pertence à sua conta. Consulte apenas os seus contratos.`,
+      // Someone else's contract reads exactly as an unknown one: numbers cannot be probed.
+      `Contrato nº ${alheio} não encontrado. Confira o número e tente de novo.`,
     );
     await verificarAcessibilidade(page);
     await fotografar(page, 'infracoes-alheio');
@@ -338,7 +339,8 @@ test.describe('history (/historico)', () => {
     await campo.fill(`LOC-${String(alheio).padStart(6, '0')}`);
     await consultar.click();
     await expect(page.getByRole('alert')).toHaveText(
-      `O contrato nº ${alheio} não pertence à sua conta. Consulte apenas os seus contratos.`,
+      // Someone else's contract reads exactly as an unknown one: numbers cannot be probed.
+      `Contrato nº ${alheio} não encontrado. Confira o número e tente de novo.`,
     );
     await fotografar(page, 'historico-alheio');
   });

@@ -8,7 +8,7 @@ export type Historico = z.infer<typeof historicoSaidaSchema>;
 const CHAVE = ['historico'] as const;
 export const chaveDoContrato = (contrato: number) => [...CHAVE, 'contrato', contrato] as const;
 
-/** One contract (its customer or staff); 404 unknown, 403 someone else's. */
+/** One contract (its customer or staff); 404 unknown or someone else's. */
 export const useHistoricoDoContrato = (contrato: number | null) =>
   useQuery({
     queryKey: chaveDoContrato(contrato ?? 0),

@@ -35,12 +35,13 @@ const SITUACOES_CURTAS: Record<Historico['Status'], string> = {
 const encerramento = (h: Historico) =>
   h.Encerramento ? formatarData(h.Encerramento) : h.Status === 'cancelada' ? '—' : 'Em aberto';
 
-/** 404 and 403 name the contract, so the person knows which number to check. */
+/**
+ * A 404 names the contract, so the person knows which number to check. Someone else's contract
+ * answers 404 too: the server never tells which numbers exist.
+ */
 function mensagemDaConsulta(erro: unknown, contrato: number): string {
   if (erro instanceof ErroDaApi && erro.status === 404)
     return `Contrato nº ${contrato} não encontrado. Confira o número e tente de novo.`;
-  if (erro instanceof ErroDaApi && erro.status === 403)
-    return `O contrato nº ${contrato} não pertence à sua conta. Consulte apenas os seus contratos.`;
   return mensagemDoErro(erro);
 }
 

@@ -9,7 +9,7 @@ export type InfracaoPedido = z.output<typeof infracaoSchema>;
 const CHAVE = ['infracoes'] as const;
 export const chaveDoContrato = (contrato: number) => [...CHAVE, 'contrato', contrato] as const;
 
-/** Fines of one contract (its customer or staff); 404 unknown, 403 someone else's. */
+/** Fines of one contract (its customer or staff); 404 unknown or someone else's. */
 export const useInfracoesDoContrato = (contrato: number | null) =>
   useQuery({
     queryKey: chaveDoContrato(contrato ?? 0),

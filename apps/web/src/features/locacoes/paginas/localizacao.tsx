@@ -95,19 +95,11 @@ function LocalDeRetirada({ local }: { local: Localizacao['local'] | null | undef
 }
 
 function Falha({ erro, tentarDeNovo }: { erro: unknown; tentarDeNovo: () => void }) {
+  // Someone else's reservation answers 404 too: the server never tells which codes exist.
   if (erro instanceof ErroDaApi && erro.status === 404)
     return (
       <Alerta tipo="erro">
         <p>Locação não encontrada. Confira o código e tente de novo.</p>
-      </Alerta>
-    );
-  if (erro instanceof ErroDaApi && erro.status === 403)
-    return (
-      <Alerta tipo="info">
-        <p>
-          Esta locação não está entre as suas: você pode consultar apenas as suas próprias reservas.
-          Em caso de dúvida, fale com a locadora.
-        </p>
       </Alerta>
     );
   return <ErroDeCarga erro={erro} tentarDeNovo={tentarDeNovo} />;
