@@ -12,6 +12,14 @@ export class SinoError extends Error {
   }
 }
 
+/**
+ * Where a batch operation reports the unexpected failure of one of its items (the request's
+ * logger): the item's answer says so in general words, the details are for the operator.
+ */
+export interface ErrorLog {
+  error(details: object, message: string): void;
+}
+
 export const badRequest = (message: string) => new SinoError(400, message);
 export const unauthorized = (message = 'Unauthorized') => new SinoError(401, message);
 export const forbidden = (message = 'Forbidden') => new SinoError(403, message);

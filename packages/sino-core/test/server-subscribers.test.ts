@@ -437,7 +437,7 @@ describe('POST /v1/subscribers/bulk', () => {
     });
   });
 
-  it('reports in failed the rows the database refuses, and writes the others', async () => {
+  it('reports in failed the rows the database refuses, in general words, and writes the others', async () => {
     const repository = createSubscriberRepository(t.db);
     // The database refuses any statement holding the subscriber 'refused'.
     const service = createSubscriberService({
@@ -452,17 +452,33 @@ describe('POST /v1/subscribers/bulk', () => {
       },
     });
     const scope = { id: t.credentials.environmentId, organizationId: t.credentials.organizationId };
-    const result = await service.bulk(scope, [
-      { subscriberId: 'bulk-accepted', firstName: 'A' },
-      { subscriberId: 'bulk-refused', firstName: 'R' },
-    ]);
+    const logged: { details: object; message: string }[] = [];
+    const log = { error: (details: object, message: string) => logged.push({ details, message }) };
+    const result = await service.bulk(
+      scope,
+      [
+        { subscriberId: 'bulk-accepted', firstName: 'A' },
+        { subscriberId: 'bulk-refused', firstName: 'R' },
+      ],
+      log,
+    );
+    // The database's words (tables, constraints) go to the operator's log, not to the caller.
     expect(result).toEqual({
       created: [{ subscriberId: 'bulk-accepted' }],
       updated: [],
       failed: [
-        { subscriberId: 'bulk-refused', message: 'value too long for type character varying' },
+        {
+          subscriberId: 'bulk-refused',
+          message: 'The subscriber could not be saved because of an internal error; send it again',
+        },
       ],
     });
+    expect(logged).toEqual([
+      {
+        details: { err: expect.any(Error), subscriberId: 'bulk-refused' },
+        message: 'bulk subscribers: a row failed',
+      },
+    ]);
     expect(await rowsOf('bulk-accepted')).toHaveLength(1);
     expect(await rowsOf('bulk-refused')).toHaveLength(0);
   });

@@ -4,14 +4,9 @@ import type { EngineRepository } from '../../engine/repository.js';
 import type { TenantRepository } from '../tenants/repository.js';
 import type { Engine } from '../../engine/engine.js';
 import type { EngineQueue } from '../../engine/ports.js';
-import { conflict, SinoError, unprocessable } from '../../errors.js';
+import { conflict, SinoError, unprocessable, type ErrorLog } from '../../errors.js';
 import { createAdmission } from './admission.js';
 import type { BroadcastRequest, Recipient, TriggerRequest, TriggerResult } from './schemas.js';
-
-/** Where the bulk trigger reports an event's unexpected failure (the request's logger). */
-export interface ErrorLog {
-  error(details: object, message: string): void;
-}
 
 // Nothing was claimed or queued for that event (admission releases its transactionId).
 const UNEXPECTED_FAILURE =

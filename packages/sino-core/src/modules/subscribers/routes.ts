@@ -104,7 +104,7 @@ export const subscriberRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx
       },
     },
     async (request, reply) => {
-      const result = await service.bulk(scopeOf(request), request.body.subscribers);
+      const result = await service.bulk(scopeOf(request), request.body.subscribers, request.log);
       return reply.code(201).send({ data: result });
     },
   );

@@ -1,5 +1,5 @@
 import type { SubscriberChannel } from '../../db/schema.js';
-import { badRequest, notFound } from '../../errors.js';
+import { badRequest, notFound, type ErrorLog } from '../../errors.js';
 import type {
   CredentialsIntegration,
   Subscriber,
@@ -69,6 +69,10 @@ function normalizedCredentials(
     ...(input.deviceTokens != null && { deviceTokens: unique(input.deviceTokens) }),
   };
 }
+
+// A row the database refused: nothing of it was written.
+const UNEXPECTED_FAILURE =
+  'The subscriber could not be saved because of an internal error; send it again';
 
 /**
  * The subscriber's channels with one provider's credentials set: the entry of that provider and
@@ -201,11 +205,14 @@ export function createSubscriberService(deps: { subscribers: SubscriberRepositor
     /**
      * POST /v1/subscribers/bulk: creates or updates each subscriber. A subscriber whose
      * credentials name a provider without an active integration, or whose row the database
-     * refuses, is reported in `failed`; the others are written.
+     * refuses, is reported in `failed`; the others are written. A refusal of the database is
+     * logged and answered in general words (its message is for the operator: it may name
+     * tables, constraints, internals).
      */
     async bulk(
       scope: Scope,
       items: (SubscriberInput & { subscriberId: string })[],
+      log: ErrorLog,
     ): Promise<BulkResult> {
       const result: BulkResult = { created: [], updated: [], failed: [] };
       const candidates = await repo.integrationsOfProvider(
@@ -257,10 +264,11 @@ export function createSubscriberService(deps: { subscribers: SubscriberRepositor
           try {
             written.push(...(await repo.upsertMany(ids, [row])));
           } catch (error) {
-            result.failed.push({
-              subscriberId: row.subscriberId,
-              message: error instanceof Error ? error.message : String(error),
-            });
+            log.error(
+              { err: error, subscriberId: row.subscriberId },
+              'bulk subscribers: a row failed',
+            );
+            result.failed.push({ subscriberId: row.subscriberId, message: UNEXPECTED_FAILURE });
           }
         }
       }
