@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 // Browser tests in Debian's Chromium (Playwright's own browser download does not work here).
@@ -9,9 +11,14 @@ if (!existsSync(chromium)) {
   );
 }
 const porta = Number(process.env.E2E_PORT ?? 3100);
+// The server's log lines of this run go here (e2e/servidor.ts) and are scanned for secrets and
+// personal data at the end (e2e/varredura.ts). Made once, in the main process: the workers and
+// the web server inherit it.
+process.env.TEST_LOG_DIR ??= mkdtempSync(join(tmpdir(), 'locadora-e2e-logs-'));
 
 export default defineConfig({
   testDir: 'e2e',
+  globalTeardown: './e2e/varredura.ts',
   // Separate runs at once (several engineers on one machine) each need their own folder.
   outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results/e2e',
   fullyParallel: true,

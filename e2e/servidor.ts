@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { createTestDatabase } from '@locadora/db/testing';
+import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { construirApp } from '@locadora/server';
 import { lerConfiguracao } from '@locadora/server/configuracao';
 
@@ -73,7 +73,9 @@ const [pastaDoWeb, portaDosTiles, banco] = await Promise.all([
 const config = lerConfiguracao({
   PORT: String(PORTA),
   HOST: '127.0.0.1',
-  LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+  // Info and up: every line goes to the run's log folder, scanned for secrets when the run
+  // ends (e2e/varredura.ts); warnings and errors are also shown on the terminal.
+  LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
   DATA_DIR: join(temporaria, 'dados'),
   PGLITE_DIR: 'memory://',
   DATABASE_URL: banco.url,
@@ -82,7 +84,15 @@ const config = lerConfiguracao({
   // Many tests log in from one address; wrong passwords are tested per e-mail.
   LOGIN_MAX_FAILURES_PER_ADDRESS: '10000',
 });
-const app = await construirApp(config);
+const registroDaExecucao = testRunLog();
+const app = await construirApp(config, {
+  destinoDosLogs: {
+    write(linha: string) {
+      registroDaExecucao.write(linha);
+      if (/"level":(?:[4-9]\d)/.test(linha)) process.stdout.write(linha);
+    },
+  },
+});
 await app.listen({ port: config.PORT, host: config.HOST });
 
 async function encerrar() {
