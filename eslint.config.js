@@ -121,6 +121,37 @@ const zones = [
       ),
     ],
   },
+  // Sino's embeddable inbox client is published on its own and runs in browsers: HTTP and the
+  // socket only, no server code (its tests build Sino with sino-core's test harness).
+  {
+    files: ['packages/sino-js/src/**'],
+    patterns: [
+      sinoClientKnowsNoLocadora,
+      forbid(
+        [
+          '@sino/core',
+          '@sino/client',
+          '@sino/shared',
+          '@locadora/db',
+          'fastify',
+          'drizzle-orm',
+          'zod',
+        ],
+        'The inbox client is published alone and runs in the browser: it talks HTTP and socket.io only.',
+      ),
+    ],
+  },
+  // Sino's React inbox runs in the host's browser too: it reaches Sino through @sino/js only.
+  {
+    files: ['packages/sino-react/**'],
+    patterns: [
+      sinoClientKnowsNoLocadora,
+      forbid(
+        ['@sino/core', '@sino/client', '@locadora/db', 'fastify', 'drizzle-orm', 'pg'],
+        "Sino's React inbox runs in the browser: it reaches Sino through @sino/js only.",
+      ),
+    ],
+  },
   {
     files: ['packages/shared/**'],
     patterns: [

@@ -1,0 +1,770 @@
+import {
+  AUTH_TOKEN_STORAGE_KEY,
+  DEFAULT_FETCHING_STRATEGY,
+  DEFAULT_STORE_ID,
+  FIRST_PAGE,
+  MUTATION_RETRIES,
+  NOTIFICATION_CLICK_EVENT,
+  QUERY_RETRIES,
+  RETRY_BASE_DELAY_MS,
+  RETRY_MAX_DELAY_MS,
+  UNREAD_COUNT_CHANGED_EVENT,
+  UNSEEN_COUNT_CHANGED_EVENT,
+} from './constants.js';
+import { WidgetApi } from './http.js';
+import { withRetries, type RetryPolicy } from './retry.js';
+import { SocketManager, type SocketStatus } from './socket.js';
+import type {
+  ActionStatus,
+  ButtonType,
+  ChannelType,
+  EventSink,
+  FeedPage,
+  FetchingStrategy,
+  GlobalPreference,
+  Logger,
+  MarkAs,
+  Message,
+  Organization,
+  PreferenceEntry,
+  SessionProfile,
+  StoreConfig,
+  StoreQuery,
+  TokenStorage,
+} from './types.js';
+
+export type LoadStatus = 'idle' | 'loading' | 'success' | 'error';
+
+export interface FeedState {
+  storeId: string;
+  query: StoreQuery;
+  /** Loaded pages, in order; `notifications` is their messages. */
+  pages: FeedPage[];
+  notifications: Message[];
+  hasMore: boolean;
+  status: LoadStatus;
+  error: string | null;
+  /** The store's tab count (messages its query selects, unseen by default), once fetched. */
+  count: number | null;
+}
+
+export interface InboxState {
+  session: {
+    status: 'uninitialized' | 'loading' | 'initialized' | 'error';
+    profile: SessionProfile | null;
+    error: string | null;
+  };
+  socket: SocketStatus;
+  activeStoreId: string;
+  stores: Readonly<Record<string, FeedState>>;
+  unseenCount: number;
+  unreadCount: number;
+  organization: Organization | null;
+  preferences: {
+    status: LoadStatus;
+    items: PreferenceEntry[];
+    /** Template ids whose update is in flight (the UI disables every switch meanwhile). */
+    updating: string[];
+  };
+  globalPreferences: { status: LoadStatus; items: GlobalPreference[]; updating: boolean };
+  fetchingStrategy: FetchingStrategy;
+}
+
+export interface SubscriberIdentity {
+  applicationIdentifier?: string | undefined;
+  subscriberId?: string | undefined;
+  /** Required by environments with HMAC on: hex HMAC-SHA256 of subscriberId keyed by the API key. */
+  subscriberHash?: string | undefined;
+}
+
+export interface InboxOptions extends SubscriberIdentity {
+  /** Sino's origin; `/v1` is added. */
+  backendUrl: string;
+  /** Socket origin; the backend's by default. */
+  socketUrl?: string;
+  /** Feeds split into named stores, each with its query; one `default_store` by default. */
+  stores?: StoreConfig[];
+  initialFetchingStrategy?: Partial<FetchingStrategy>;
+  /** Called with the organization once it is fetched. */
+  onLoad?: (data: { organization: Organization }) => void;
+  onNotificationReceived?: (message: Message) => void;
+  onUnseenCountChanged?: (count: number) => void;
+  onUnreadCountChanged?: (count: number) => void;
+  /** `fetch` to use; the global one by default. */
+  fetch?: typeof fetch;
+  /** Where the token is kept; `localStorage` when there is one. `null`: nowhere. */
+  storage?: TokenStorage | null;
+  /** Where count events are dispatched; `window` when there is one. `null`: nowhere. */
+  eventTarget?: EventSink | null;
+  logger?: Logger;
+  /** Debounce of the socket's count events (100 ms). */
+  socketEventDebounceMs?: number;
+  /** Query retries (3, from 1 s doubling up to 30 s); mutations are never retried. */
+  retry?: Partial<RetryPolicy>;
+}
+
+type Listener = () => void;
+
+/** Ids per bulk mark request (the server takes up to 1000). */
+const MARK_CHUNK = 100;
+
+/** Unread: `read` is false when the message has the field, otherwise `seen` is false. */
+export function isUnread(message: Pick<Message, 'seen' | 'read'>): boolean {
+  return typeof message.read === 'boolean' ? !message.read : !message.seen;
+}
+
+/**
+ * A subscriber's inbox: session, socket, feeds per store, counts, organization and
+ * preferences, as one immutable snapshot (`subscribe`/`getSnapshot`, for React's
+ * `useSyncExternalStore` or anything else). Nothing refetches on window focus.
+ */
+export class SinoInbox {
+  readonly api: WidgetApi;
+  private state: InboxState;
+  private identity: Required<Pick<SubscriberIdentity, 'applicationIdentifier' | 'subscriberId'>> &
+    Pick<SubscriberIdentity, 'subscriberHash'>;
+  private readonly listeners = new Set<Listener>();
+  private readonly socket: SocketManager;
+  private readonly storeConfigs: StoreConfig[];
+  private readonly storage: TokenStorage | null;
+  private readonly eventTarget: EventSink | null;
+  private readonly logger: Logger;
+  private readonly queryRetry: RetryPolicy;
+  private readonly mutationRetry: RetryPolicy;
+  /** Bumped whenever the session is dropped: answers of an earlier session are ignored. */
+  private generation = 0;
+  private disposed = false;
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private feedRefetch: { running: Promise<void>; again: boolean } | null = null;
+
+  constructor(private readonly options: InboxOptions) {
+    this.api = new WidgetApi(options.backendUrl, options.fetch);
+    this.identity = {
+      applicationIdentifier: options.applicationIdentifier ?? '',
+      subscriberId: options.subscriberId ?? '',
+      subscriberHash: options.subscriberHash,
+    };
+    this.storeConfigs =
+      options.stores && options.stores.length > 0
+        ? options.stores
+        : [{ storeId: DEFAULT_STORE_ID, query: {} }];
+    this.storage = options.storage === undefined ? browserStorage() : options.storage;
+    this.eventTarget = options.eventTarget === undefined ? browserWindow() : options.eventTarget;
+    this.logger = options.logger ?? console;
+    const retry = {
+      baseDelayMs: options.retry?.baseDelayMs ?? RETRY_BASE_DELAY_MS,
+      maxDelayMs: options.retry?.maxDelayMs ?? RETRY_MAX_DELAY_MS,
+    };
+    this.queryRetry = { retries: options.retry?.retries ?? QUERY_RETRIES, ...retry };
+    this.mutationRetry = { retries: MUTATION_RETRIES, ...retry };
+    this.socket = new SocketManager(
+      options.socketUrl ?? options.backendUrl,
+      {
+        onStatus: (socket) => this.set({ socket }),
+        onNotificationReceived: (message) => this.options.onNotificationReceived?.(message),
+        onUnseenCountChanged: ({ unseenCount }) => {
+          this.set({ unseenCount });
+          this.countChanged(UNSEEN_COUNT_CHANGED_EVENT, unseenCount);
+          this.options.onUnseenCountChanged?.(unseenCount);
+        },
+        onUnreadCountChanged: ({ unreadCount }) => {
+          this.set({ unreadCount });
+          this.countChanged(UNREAD_COUNT_CHANGED_EVENT, unreadCount);
+          this.options.onUnreadCountChanged?.(unreadCount);
+        },
+      },
+      this.logger,
+      options.socketEventDebounceMs,
+    );
+    this.state = this.initialState({
+      ...DEFAULT_FETCHING_STRATEGY,
+      ...options.initialFetchingStrategy,
+    });
+  }
+
+  // ---- store protocol -------------------------------------------------------------------
+
+  subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): InboxState => this.state;
+
+  // ---- session --------------------------------------------------------------------------
+
+  /**
+   * Starts the session (only with both applicationIdentifier and subscriberId), connects the
+   * socket and fetches what the fetching strategy asks for. Failures are logged, not thrown.
+   */
+  async initialize(): Promise<void> {
+    const { applicationIdentifier, subscriberId, subscriberHash } = this.identity;
+    if (this.disposed || !applicationIdentifier || !subscriberId) return;
+    const generation = this.generation;
+    this.set({ session: { status: 'loading', profile: null, error: null } });
+    let session;
+    try {
+      session = await withRetries(
+        () => this.api.initializeSession({ applicationIdentifier, subscriberId, subscriberHash }),
+        this.queryRetry,
+        this.abortedSince(generation),
+      );
+    } catch (error) {
+      if (generation !== this.generation) return;
+      this.logger.error('Failed to initialize the session', messageOf(error));
+      this.set({ session: { status: 'error', profile: null, error: messageOf(error) } });
+      return;
+    }
+    if (generation !== this.generation) return;
+    this.api.setToken(session.token);
+    this.storeToken(session.token);
+    this.set({ session: { status: 'initialized', profile: session.profile, error: null } });
+    this.socket.connect(session.token);
+    await this.fetchByStrategy(this.state.fetchingStrategy);
+  }
+
+  /**
+   * New identity values: when applicationIdentifier, subscriberId or subscriberHash changed,
+   * the session is dropped (socket closed, data cleared) and a new one initialized.
+   */
+  async update(identity: SubscriberIdentity): Promise<void> {
+    const next = {
+      applicationIdentifier: identity.applicationIdentifier ?? this.identity.applicationIdentifier,
+      subscriberId: identity.subscriberId ?? this.identity.subscriberId,
+      subscriberHash:
+        'subscriberHash' in identity ? identity.subscriberHash : this.identity.subscriberHash,
+    };
+    const same =
+      next.applicationIdentifier === this.identity.applicationIdentifier &&
+      next.subscriberId === this.identity.subscriberId &&
+      next.subscriberHash === this.identity.subscriberHash;
+    if (same || this.disposed) return;
+    this.identity = next;
+    this.dropSession();
+    await this.initialize();
+  }
+
+  /** Ends the session: socket closed, token forgotten, data cleared. */
+  logout(): void {
+    this.dropSession();
+  }
+
+  /** Ends everything for good: socket, timers, listeners and the stored token. */
+  dispose(): void {
+    this.dropSession();
+    this.disposed = true;
+    this.listeners.clear();
+  }
+
+  // ---- fetching -------------------------------------------------------------------------
+
+  /** Turns fetching flags on or off; a flag turned on fetches at once when initialized. */
+  async setFetchingStrategy(flags: Partial<FetchingStrategy>): Promise<void> {
+    const before = this.state.fetchingStrategy;
+    const fetchingStrategy = { ...before, ...flags };
+    this.set({ fetchingStrategy });
+    const turnedOn = Object.fromEntries(
+      Object.entries(fetchingStrategy).map(([key, on]) => [
+        key,
+        on && !before[key as keyof FetchingStrategy],
+      ]),
+    ) as unknown as FetchingStrategy;
+    if (this.state.session.status === 'initialized') await this.fetchByStrategy(turnedOn);
+  }
+
+  setActiveStore(storeId: string): void {
+    this.feedState(storeId);
+    this.set({ activeStoreId: storeId });
+  }
+
+  /** The store's first page (replacing what was loaded). */
+  async fetchNotifications(storeId: string = this.state.activeStoreId): Promise<void> {
+    await this.loadPages(storeId, [FIRST_PAGE], 'replace');
+  }
+
+  /** The store's next page, only while the last page said `hasMore`. */
+  async fetchNextPage(storeId: string = this.state.activeStoreId): Promise<void> {
+    const feed = this.feedState(storeId);
+    if (feed.pages.length === 0) return this.fetchNotifications(storeId);
+    if (!feed.hasMore) return;
+    await this.loadPages(storeId, [FIRST_PAGE + feed.pages.length], 'append');
+  }
+
+  /** Every loaded page of every loaded store, again. */
+  async refetchFeeds(): Promise<void> {
+    // Bursts (both count events, several removals) coalesce into one refetch after the current.
+    if (this.feedRefetch) {
+      this.feedRefetch.again = true;
+      return this.feedRefetch.running;
+    }
+    const run = async (): Promise<void> => {
+      do {
+        this.feedRefetch!.again = false;
+        const loaded = Object.values(this.state.stores).filter((s) => s.status !== 'idle');
+        await Promise.all(
+          loaded.map((s) =>
+            this.loadPages(
+              s.storeId,
+              Array.from({ length: Math.max(1, s.pages.length) }, (_, i) => FIRST_PAGE + i),
+              'replace',
+            ),
+          ),
+        );
+      } while (this.feedRefetch!.again);
+    };
+    this.feedRefetch = { running: Promise.resolve(), again: false };
+    this.feedRefetch.running = run().finally(() => {
+      this.feedRefetch = null;
+    });
+    return this.feedRefetch.running;
+  }
+
+  async fetchCounts(): Promise<void> {
+    const generation = this.generation;
+    const [unseenCount, unreadCount] = await Promise.all([
+      this.query('unseen', () => this.api.unseenCount()),
+      this.query('unread', () => this.api.unreadCount()),
+    ]);
+    if (generation === this.generation) this.set({ unseenCount, unreadCount });
+  }
+
+  /** A store's tab count, with its query. */
+  async fetchStoreCount(storeId: string): Promise<void> {
+    const generation = this.generation;
+    const query = this.feedState(storeId).query;
+    const count = await this.query(`count:${storeId}`, () => this.api.count(query));
+    if (generation === this.generation) this.patchFeed(storeId, { count });
+  }
+
+  async fetchOrganization(): Promise<Organization> {
+    const generation = this.generation;
+    const organization = await this.query('organization', () => this.api.organization());
+    if (generation === this.generation) {
+      this.set({ organization });
+      this.options.onLoad?.({ organization });
+    }
+    return organization;
+  }
+
+  async fetchPreferences(): Promise<void> {
+    const generation = this.generation;
+    this.set({ preferences: { ...this.state.preferences, status: 'loading' } });
+    try {
+      const items = await this.query('preferences', () => this.api.preferences());
+      if (generation === this.generation)
+        this.set({ preferences: { ...this.state.preferences, status: 'success', items } });
+    } catch (error) {
+      if (generation === this.generation)
+        this.set({ preferences: { ...this.state.preferences, status: 'error' } });
+      throw error;
+    }
+  }
+
+  async fetchGlobalPreferences(): Promise<void> {
+    const generation = this.generation;
+    this.set({ globalPreferences: { ...this.state.globalPreferences, status: 'loading' } });
+    try {
+      const items = await this.query('globalPreferences', () => this.api.globalPreferences());
+      if (generation === this.generation)
+        this.set({
+          globalPreferences: { ...this.state.globalPreferences, status: 'success', items },
+        });
+    } catch (error) {
+      if (generation === this.generation)
+        this.set({ globalPreferences: { ...this.state.globalPreferences, status: 'error' } });
+      throw error;
+    }
+  }
+
+  // ---- messages -------------------------------------------------------------------------
+
+  /** Marks messages; with neither flag given they are marked seen. Loaded copies are replaced. */
+  async markAs(messageId: string | string[], mark: MarkAs = { seen: true }): Promise<Message[]> {
+    const generation = this.generation;
+    const given = mark.seen !== undefined || mark.read !== undefined ? mark : { seen: true };
+    const updated = await this.mutate(() => this.api.markAs(messageId, given));
+    if (generation === this.generation) {
+      const byId = new Map(updated.map((m) => [m._id, m]));
+      this.patchMessages((m) => byId.get(m._id) ?? m);
+    }
+    return updated;
+  }
+
+  /** Read, and so seen. */
+  markAsRead(messageId: string | string[]): Promise<Message[]> {
+    return this.markAs(messageId, { seen: true, read: true });
+  }
+
+  /** Seen, and unread. */
+  markAsSeen(messageId: string | string[]): Promise<Message[]> {
+    return this.markAs(messageId, { seen: true, read: false });
+  }
+
+  /** Unread again; it stays seen (its dot does not come back). */
+  markAsUnread(messageId: string | string[]): Promise<Message[]> {
+    return this.markAs(messageId, { seen: true, read: false });
+  }
+
+  /**
+   * Marks all read on the server (of one feed when given). Loaded messages become read and
+   * seen: all of them, or those of the stores listing exactly that feed, the others refetched.
+   */
+  async markAllAsRead(feedIdentifier?: string): Promise<number> {
+    return this.markAll('read', feedIdentifier);
+  }
+
+  /** Marks all seen on the server; loaded messages become seen and unread, as in Novu's widget. */
+  async markAllAsSeen(feedIdentifier?: string): Promise<number> {
+    return this.markAll('seen', feedIdentifier);
+  }
+
+  /** Marks read the store's loaded messages that are unread; answers their ids. */
+  async markFetchedAsRead(storeId: string = this.state.activeStoreId): Promise<string[]> {
+    const ids = this.feedState(storeId)
+      .notifications.filter(isUnread)
+      .map((m) => m._id);
+    await this.markInChunks(ids, { seen: true, read: true });
+    return ids;
+  }
+
+  /** Marks seen the store's loaded messages that are neither seen nor read; answers their ids. */
+  async markFetchedAsSeen(storeId: string = this.state.activeStoreId): Promise<string[]> {
+    const ids = this.feedState(storeId)
+      .notifications.filter((m) => !m.seen && !m.read)
+      .map((m) => m._id);
+    await this.markInChunks(ids, { seen: true, read: false });
+    return ids;
+  }
+
+  /** Many loaded pages can hold more ids than one request takes: sent 100 at a time. */
+  private async markInChunks(ids: string[], mark: MarkAs): Promise<void> {
+    for (let i = 0; i < ids.length; i += MARK_CHUNK)
+      await this.markAs(ids.slice(i, i + MARK_CHUNK), mark);
+  }
+
+  /** Removes a message; the feeds are refetched. */
+  async remove(messageId: string): Promise<void> {
+    await this.mutate(() => this.api.remove(messageId));
+    await this.refetchFeeds();
+  }
+
+  /** Removes every message (of one feed when given); the feeds are refetched. */
+  async removeAll(feedIdentifier?: string): Promise<void> {
+    await this.mutate(() => this.api.removeAll(feedIdentifier));
+    await this.refetchFeeds();
+  }
+
+  /** An action button was clicked: its status (and payload) is stored, the copy replaced. */
+  async clickAction(
+    messageId: string,
+    type: ButtonType,
+    status: ActionStatus = 'done',
+    payload?: Record<string, unknown>,
+  ): Promise<Message> {
+    const generation = this.generation;
+    const updated = await this.mutate(() =>
+      this.api.updateAction(messageId, type, status, payload),
+    );
+    if (generation === this.generation)
+      this.patchMessages((m) => (m._id === updated._id ? updated : m));
+    return updated;
+  }
+
+  /**
+   * The subscriber clicked a notification: it is marked read and the click is logged
+   * (`[Widget] - Notification Click` with notificationId and hasCta).
+   */
+  async clickNotification(message: Pick<Message, '_id' | 'cta'>): Promise<void> {
+    await Promise.all([
+      this.markAsRead(message._id),
+      this.mutate(() =>
+        this.api.logUsage(NOTIFICATION_CLICK_EVENT, {
+          notificationId: message._id,
+          hasCta: Boolean(message.cta?.type && message.cta.data?.url),
+        }),
+      ),
+    ]);
+  }
+
+  // ---- preferences ----------------------------------------------------------------------
+
+  /**
+   * Turns a workflow's channel on or off: the cached entry changes at once and is replaced by
+   * the server's answer; on failure the channel silently takes the opposite value.
+   */
+  async updatePreference(
+    templateId: string,
+    channel: ChannelType,
+    enabled: boolean,
+  ): Promise<void> {
+    const generation = this.generation;
+    const setChannel = (value: boolean) =>
+      this.patchPreference(templateId, (entry) => ({
+        ...entry,
+        preference: {
+          ...entry.preference,
+          channels: { ...entry.preference.channels, [channel]: value },
+        },
+      }));
+    setChannel(enabled);
+    this.setUpdating(templateId, true);
+    try {
+      const entry = await this.mutate(() =>
+        this.api.updatePreference(templateId, { type: channel, enabled }),
+      );
+      if (generation === this.generation) this.patchPreference(templateId, () => entry);
+    } catch {
+      // Silent by the spec: the switch goes back, nothing is shown or thrown.
+      if (generation === this.generation) setChannel(!enabled);
+    } finally {
+      if (generation === this.generation) this.setUpdating(templateId, false);
+    }
+  }
+
+  /** Global preferences: the answer replaces the cached ones. */
+  async updateGlobalPreferences(update: {
+    enabled?: boolean;
+    preferences?: { type: ChannelType; enabled: boolean }[];
+  }): Promise<GlobalPreference> {
+    const generation = this.generation;
+    this.set({ globalPreferences: { ...this.state.globalPreferences, updating: true } });
+    try {
+      const answer = await this.mutate(() => this.api.updateGlobalPreferences(update));
+      if (generation === this.generation)
+        this.set({
+          globalPreferences: { ...this.state.globalPreferences, items: [answer] },
+        });
+      return answer;
+    } finally {
+      if (generation === this.generation)
+        this.set({ globalPreferences: { ...this.state.globalPreferences, updating: false } });
+    }
+  }
+
+  // ---- internals ------------------------------------------------------------------------
+
+  private initialState(fetchingStrategy: FetchingStrategy): InboxState {
+    const stores: Record<string, FeedState> = {};
+    for (const { storeId, query } of this.storeConfigs)
+      stores[storeId] = emptyFeed(storeId, query ?? {});
+    return {
+      session: { status: 'uninitialized', profile: null, error: null },
+      socket: 'disconnected',
+      activeStoreId: this.storeConfigs[0]!.storeId,
+      stores,
+      unseenCount: 0,
+      unreadCount: 0,
+      organization: null,
+      preferences: { status: 'idle', items: [], updating: [] },
+      globalPreferences: { status: 'idle', items: [], updating: false },
+      fetchingStrategy,
+    };
+  }
+
+  private dropSession(): void {
+    this.generation++;
+    this.inFlight.clear();
+    this.socket.disconnect();
+    this.api.setToken(null);
+    this.removeToken();
+    this.set(this.initialState(this.state.fetchingStrategy));
+  }
+
+  private async fetchByStrategy(flags: FetchingStrategy): Promise<void> {
+    const work: Promise<unknown>[] = [];
+    if (flags.fetchUnseenCount) {
+      work.push(this.fetchCounts());
+      // Tabs show their own counts.
+      if (this.storeConfigs.length > 1)
+        for (const { storeId } of this.storeConfigs) work.push(this.fetchStoreCount(storeId));
+    }
+    if (flags.fetchOrganization) work.push(this.fetchOrganization());
+    if (flags.fetchNotifications) work.push(this.fetchNotifications());
+    if (flags.fetchUserPreferences) work.push(this.fetchPreferences());
+    if (flags.fetchUserGlobalPreferences) work.push(this.fetchGlobalPreferences());
+    // Each query keeps its own error in the state; one failing does not stop the others.
+    await Promise.allSettled(work);
+  }
+
+  private async loadPages(
+    storeId: string,
+    pageNumbers: number[],
+    mode: 'replace' | 'append',
+  ): Promise<void> {
+    const generation = this.generation;
+    const feed = this.feedState(storeId);
+    this.patchFeed(storeId, { status: 'loading', error: null });
+    try {
+      const pages = await Promise.all(
+        pageNumbers.map((page) =>
+          this.query(`feed:${storeId}:${page}`, () => this.api.feed(feed.query, page)),
+        ),
+      );
+      if (generation !== this.generation) return;
+      const all = mode === 'append' ? [...this.feedState(storeId).pages, ...pages] : pages;
+      const last = all[all.length - 1];
+      this.patchFeed(storeId, {
+        pages: all,
+        notifications: all.flatMap((p) => p.data),
+        hasMore: last?.hasMore ?? false,
+        status: 'success',
+        error: null,
+      });
+    } catch (error) {
+      if (generation !== this.generation) return;
+      this.patchFeed(storeId, { status: 'error', error: messageOf(error) });
+      throw error;
+    }
+  }
+
+  private async markAll(kind: 'read' | 'seen', feedIdentifier?: string): Promise<number> {
+    const generation = this.generation;
+    const modified = await this.mutate(() =>
+      kind === 'read' ? this.api.markAllRead(feedIdentifier) : this.api.markAllSeen(feedIdentifier),
+    );
+    if (generation !== this.generation) return modified;
+    const mark = (m: Message): Message =>
+      kind === 'read' ? { ...m, seen: true, read: true } : { ...m, seen: true, read: false };
+    const others: string[] = [];
+    for (const feed of Object.values(this.state.stores)) {
+      const ids = feed.query.feedIdentifier;
+      const listsExactly = Array.isArray(ids)
+        ? ids.length === 1 && ids[0] === feedIdentifier
+        : ids === feedIdentifier;
+      if (feedIdentifier === undefined || listsExactly) this.patchFeedMessages(feed.storeId, mark);
+      else if (feed.status !== 'idle') others.push(feed.storeId);
+    }
+    if (others.length > 0) await this.refetchFeeds();
+    return modified;
+  }
+
+  /** A query: retried with back-off; the same query already running is shared. */
+  private query<T>(key: string, run: () => Promise<T>): Promise<T> {
+    const running = this.inFlight.get(key);
+    if (running) return running as Promise<T>;
+    const promise = withRetries(run, this.queryRetry, this.abortedSince(this.generation)).finally(
+      () => {
+        if (this.inFlight.get(key) === promise) this.inFlight.delete(key);
+      },
+    );
+    this.inFlight.set(key, promise);
+    return promise;
+  }
+
+  private mutate<T>(run: () => Promise<T>): Promise<T> {
+    return withRetries(run, this.mutationRetry);
+  }
+
+  private abortedSince(generation: number): { readonly aborted: boolean } {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
+    return {
+      get aborted() {
+        return self.disposed || self.generation !== generation;
+      },
+    };
+  }
+
+  private feedState(storeId: string): FeedState {
+    const feed = this.state.stores[storeId];
+    if (!feed) throw new Error(`Unknown store "${storeId}"`);
+    return feed;
+  }
+
+  private patchFeed(storeId: string, patch: Partial<FeedState>): void {
+    const feed = this.feedState(storeId);
+    this.set({ stores: { ...this.state.stores, [storeId]: { ...feed, ...patch } } });
+  }
+
+  private patchFeedMessages(storeId: string, change: (m: Message) => Message): void {
+    const feed = this.feedState(storeId);
+    const pages = feed.pages.map((p) => ({ ...p, data: p.data.map(change) }));
+    this.patchFeed(storeId, { pages, notifications: pages.flatMap((p) => p.data) });
+  }
+
+  private patchMessages(change: (m: Message) => Message): void {
+    for (const storeId of Object.keys(this.state.stores)) this.patchFeedMessages(storeId, change);
+  }
+
+  private patchPreference(
+    templateId: string,
+    change: (entry: PreferenceEntry) => PreferenceEntry,
+  ): void {
+    const items = this.state.preferences.items.map((entry) =>
+      entry.template._id === templateId ? change(entry) : entry,
+    );
+    this.set({ preferences: { ...this.state.preferences, items } });
+  }
+
+  private setUpdating(templateId: string, on: boolean): void {
+    const rest = this.state.preferences.updating.filter((id) => id !== templateId);
+    this.set({
+      preferences: { ...this.state.preferences, updating: on ? [...rest, templateId] : rest },
+    });
+  }
+
+  /** After a debounced count event: feeds and tab counts are refetched, and the page told. */
+  private countChanged(event: string, count: number): void {
+    // Failures stay in each store's state (status 'error'); nobody awaits this refetch.
+    void this.refetchFeeds().catch(() => undefined);
+    for (const feed of Object.values(this.state.stores))
+      if (feed.count !== null) void this.fetchStoreCount(feed.storeId).catch(() => undefined);
+    const CustomEventCtor = (
+      globalThis as { CustomEvent?: new (type: string, init: { detail: unknown }) => Event }
+    ).CustomEvent;
+    if (this.eventTarget && CustomEventCtor)
+      this.eventTarget.dispatchEvent(new CustomEventCtor(event, { detail: count }));
+  }
+
+  private storeToken(token: string): void {
+    try {
+      this.storage?.setItem(AUTH_TOKEN_STORAGE_KEY, token);
+    } catch {
+      // Storage full or refused (private mode): the token lives in memory only.
+    }
+  }
+
+  private removeToken(): void {
+    try {
+      this.storage?.removeItem(AUTH_TOKEN_STORAGE_KEY);
+    } catch {
+      // Refused storage holds nothing to remove.
+    }
+  }
+
+  private set(patch: Partial<InboxState>): void {
+    if (this.disposed) return;
+    this.state = { ...this.state, ...patch };
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+function emptyFeed(storeId: string, query: StoreQuery): FeedState {
+  return {
+    storeId,
+    query,
+    pages: [],
+    notifications: [],
+    hasMore: false,
+    status: 'idle',
+    error: null,
+    count: null,
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function browserStorage(): TokenStorage | null {
+  try {
+    return (globalThis as { localStorage?: TokenStorage }).localStorage ?? null;
+  } catch {
+    // Reading localStorage throws where storage is blocked (sandboxed frames).
+    return null;
+  }
+}
+
+function browserWindow(): EventSink | null {
+  return (globalThis as { window?: EventSink }).window ?? null;
+}
