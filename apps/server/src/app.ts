@@ -11,7 +11,14 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { openDatabase } from '@locadora/db';
-import { garantirFluxos, locadoraApi, migracoesLocadora, semearDados } from '@locadora/api';
+import {
+  criarEntregadorDoOutbox,
+  garantirFluxos,
+  locadoraApi,
+  migracoesLocadora,
+  semearDados,
+  type EntregadorDoOutbox,
+} from '@locadora/api';
 import { sinoCore, sinoMigrations, type DevelopmentCredentials } from '@sino/core';
 import type { Configuracao } from './configuracao.js';
 import { segredosDoDiretorio, type Segredos } from './segredos.js';
@@ -20,6 +27,13 @@ import { chaveSinoDoDiretorio, clienteSinoLocal, exigirHashDoAssinante } from '.
 import { opcoesDeRegistro } from './registro.js';
 import { rotaDeSaude } from './saude.js';
 import { origensExternas, rotasDoWeb } from './web.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The worker sending Locadora's outbox to Sino; null where this process runs no workers. */
+    outboxDaLocadora: EntregadorDoOutbox | null;
+  }
+}
 
 export interface OpcoesDoApp {
   /** Where log lines go (tests capture them); standard output by default. */
@@ -168,18 +182,32 @@ export async function construirApp(
     ...(opcoes.agora && { agora: opcoes.agora }),
     ...(opcoes.conferirRespostas && { conferirRespostas: true }),
   });
-  // Locadora's notification workflows, kept in Sino through its HTTP API like any customer's.
-  await app.ready();
   const chaveSino =
     config.SINO_API_KEY ?? credenciais?.apiKey ?? chaveSinoDoDiretorio(config.DATA_DIR);
+  // Locadora's business events reach Sino from its outbox, sent by the worker processes.
+  const entregador =
+    chaveSino && (config.ROLE === 'all' || config.ROLE === 'worker')
+      ? criarEntregadorDoOutbox({
+          db: banco.db,
+          sino: clienteSinoLocal(app, chaveSino),
+          log: app.log.child({ modulo: 'outbox-locadora' }),
+        })
+      : null;
+  app.decorate('outboxDaLocadora', entregador);
+  // Before the database closes: the delivery under way finishes, nothing new starts.
+  app.addHook('preClose', async () => entregador?.parar());
+  // Locadora's notification workflows, kept in Sino through its HTTP API like any customer's.
+  await app.ready();
   if (chaveSino) {
     await exigirHashDoAssinante(app, chaveSino);
     const fluxos = await garantirFluxos(clienteSinoLocal(app, chaveSino));
     app.log.info({ fluxos }, 'Sino: fluxos da Locadora garantidos');
   } else {
     app.log.warn(
-      'Sino: sem chave de API (SINO_API_KEY ou $DATA_DIR/sino-development.json); os fluxos da Locadora não foram conferidos',
+      'Sino: sem chave de API (SINO_API_KEY ou $DATA_DIR/sino-development.json); os fluxos da Locadora não foram conferidos nem os avisos serão enviados',
     );
   }
+  // After the workflows exist: an event sent before them would be refused as unknown.
+  entregador?.iniciar();
   return app;
 }

@@ -4,30 +4,34 @@ import type { FastifyInstance } from 'fastify';
 import { createSinoClient, type SinoClient } from '@sino/client';
 
 /**
+ * A fetch answered by this process's Fastify through `inject` (no socket, and usable before
+ * the server listens): how Locadora reaches Sino's HTTP API when both run in one process.
+ */
+export function fetchLocal(app: FastifyInstance): (request: Request) => Promise<Response> {
+  return async (request: Request) => {
+    const url = new URL(request.url);
+    const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const answer = await app.inject({
+      method: request.method as 'GET',
+      url: url.pathname + url.search,
+      headers: Object.fromEntries(request.headers),
+      ...(body && { payload: body }),
+    });
+    return new Response(answer.statusCode === 204 ? null : answer.rawPayload, {
+      status: answer.statusCode,
+      headers: Object.entries(answer.headers).flatMap(([name, value]) =>
+        value === undefined ? [] : [[name, String(value)] as [string, string]],
+      ),
+    });
+  };
+}
+
+/**
  * Sino's client for the Locadora in this same process: the same HTTP API any customer uses,
- * answered through Fastify's `inject` (no socket, and usable before the server listens).
+ * answered through Fastify's `inject` (`fetchLocal`).
  */
 export function clienteSinoLocal(app: FastifyInstance, apiKey: string): SinoClient {
-  return createSinoClient({
-    baseUrl: 'http://sino.local',
-    apiKey,
-    fetch: async (request: Request) => {
-      const url = new URL(request.url);
-      const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-      const answer = await app.inject({
-        method: request.method as 'GET',
-        url: url.pathname + url.search,
-        headers: Object.fromEntries(request.headers),
-        ...(body && { payload: body }),
-      });
-      return new Response(answer.statusCode === 204 ? null : answer.rawPayload, {
-        status: answer.statusCode,
-        headers: Object.entries(answer.headers).flatMap(([name, value]) =>
-          value === undefined ? [] : [[name, String(value)] as [string, string]],
-        ),
-      });
-    },
-  });
+  return createSinoClient({ baseUrl: 'http://sino.local', apiKey, fetch: fetchLocal(app) });
 }
 
 /**

@@ -12,3 +12,9 @@ export const migracoesLocadora: Migrations = {
 };
 export { CONTAS_DEMO } from './seed/referencia.js';
 export { FLUXOS_LOCADORA, garantirFluxos } from './notificacoes/fluxos.js';
+export {
+  criarEntregadorDoOutbox,
+  idDoAssinante,
+  type EntregadorDoOutbox,
+  type OpcoesDoEntregador,
+} from './notificacoes/entregador.js';

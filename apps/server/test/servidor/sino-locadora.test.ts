@@ -43,9 +43,9 @@ describe("Locadora's workflows in Sino", () => {
     expect(r.json().data.active).toBe(false);
   });
 
-  it('a refusal by Sino is an error naming the workflow, not a silent skip', async () => {
+  it('a refusal by Sino is an error saying what was refused, not a silent skip', async () => {
     const cliente = clienteSinoLocal(t.app, 'f'.repeat(64));
-    await expect(garantirFluxos(cliente)).rejects.toThrow(/reserva-confirmada: 401.*API Key/);
+    await expect(garantirFluxos(cliente)).rejects.toThrow(/fluxos da Locadora: 401.*API Key/);
   });
 });
 

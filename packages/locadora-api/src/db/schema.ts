@@ -6,6 +6,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   numeric,
   pgSchema,
   serial,
@@ -328,5 +329,38 @@ export const avaliacoes = locadora.table(
   (t) => [
     index('avaliacoes_criado_em').on(t.criadoEm.desc()),
     check('avaliacoes_nota_valida', sql`${t.nota} between 1 and 5`),
+  ],
+);
+
+/**
+ * Locadora's outbox: each business event Sino must notify, written in the transaction of the
+ * change that causes it and delivered afterwards by a worker (decision 018). The recipients'
+ * names and e-mails are not copied here: they are read at delivery, so an account anonymised
+ * meanwhile is not notified. `proxima_tentativa` is both the back-off and the lease of the
+ * worker that claimed the row; `id` is the trigger's transactionId, Sino's idempotency key.
+ */
+export const outbox = locadora.table(
+  'outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The Sino workflow to trigger (FLUXOS_LOCADORA). */
+    fluxo: text('fluxo').notNull(),
+    /** The customer the event concerns, if any. */
+    usuarioId: integer('usuario_id').references(() => usuarios.id, { onDelete: 'cascade' }),
+    /** Also to every active staff account. */
+    equipe: boolean('equipe').notNull().default(false),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    criadoEm: criadoEm(),
+    tentativas: integer('tentativas').notNull().default(0),
+    proximaTentativa: momento('proxima_tentativa').notNull().defaultNow(),
+    entregueEm: momento('entregue_em'),
+    /** Set when Sino refused the event for good (logged for the operator). */
+    descartadoEm: momento('descartado_em'),
+    ultimoErro: text('ultimo_erro'),
+  },
+  (t) => [
+    index('outbox_pendentes')
+      .on(t.proximaTentativa)
+      .where(sql`${t.entregueEm} is null and ${t.descartadoEm} is null`),
   ],
 );

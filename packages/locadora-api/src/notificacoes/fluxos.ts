@@ -6,9 +6,15 @@ const noSino = (conteudo: string, url: string): NonNullable<Fluxo['steps']>[numb
   template: { type: 'in_app', content: conteudo, cta: { type: 'redirect', data: { url } } },
 });
 
+/** The contract's page (history) when the event names one, else `semContrato` (staff). */
+const paginaDoContrato = (semContrato: string) =>
+  `{{#if id}}/historico?contrato={{id}}{{else}}${semContrato}{{/if}}`;
+
 /**
  * The notifications Locadora sends through Sino, defined here in code and kept in Sino at
- * every start (`garantirFluxos`). Their payloads are named in Portuguese, like the app.
+ * every start (`garantirFluxos`). They are triggered from the outbox (`entregador.ts`) with the
+ * payloads of `eventos.ts`, named in Portuguese like the app; each opens the page of what it
+ * tells (the reservation's contract, the fines, the reviews).
  */
 export const FLUXOS_LOCADORA: readonly Fluxo[] = [
   {
@@ -18,8 +24,8 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
     tags: ['locacao'],
     steps: [
       noSino(
-        'Sua reserva <b>{{contrato}}</b> foi confirmada: retirada em {{retirada}} na {{local}}. Total {{total}}.',
-        '/locacao',
+        'Sua reserva <b>{{contrato}}</b> foi confirmada: retirada em {{retirada}} na {{local}}, devolução em {{entrega}}. Total {{total}}.',
+        '/historico?contrato={{id}}',
       ),
     ],
   },
@@ -30,8 +36,8 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
     tags: ['locacao'],
     steps: [
       noSino(
-        'A reserva <b>{{contrato}}</b> foi alterada: retirada em {{retirada}} na {{local}}. Novo total {{total}}.',
-        '/locacao',
+        'A reserva <b>{{contrato}}</b> foi alterada: retirada em {{retirada}} na {{local}}, devolução em {{entrega}}. Novo total {{total}}.',
+        '/historico?contrato={{id}}',
       ),
     ],
   },
@@ -40,29 +46,36 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
     name: 'Reserva cancelada',
     description: 'A reserva foi cancelada pelo cliente ou pela equipe.',
     tags: ['locacao'],
-    steps: [noSino('A reserva <b>{{contrato}}</b> foi cancelada.', '/locacao')],
+    steps: [
+      noSino(
+        'A reserva <b>{{contrato}}</b> (retirada em {{retirada}}) foi cancelada.',
+        '/historico?contrato={{id}}',
+      ),
+    ],
   },
   {
     identifier: 'vistoria-registrada',
     name: 'Vistoria registrada',
-    description: 'Uma vistoria de saída ou de devolução foi registrada para o veículo do contrato.',
+    description:
+      'Uma vistoria de saída ou de devolução foi registrada; avisa a equipe e o cliente do contrato.',
     tags: ['frota'],
     steps: [
       noSino(
-        'Vistoria de {{tipo}} registrada para o veículo {{placa}} (contrato {{contrato}}).',
-        '/historico',
+        '{{tipo}}: vistoria registrada para o veículo {{placa}} (contrato {{contrato}}).',
+        paginaDoContrato('/vistoria2'),
       ),
     ],
   },
   {
     identifier: 'manutencao-aberta',
     name: 'Manutenção aberta',
-    description: 'Um veículo entrou em manutenção e saiu da frota disponível.',
+    description:
+      'Um veículo entrou em manutenção e saiu da frota disponível; avisa a equipe e o cliente do contrato.',
     tags: ['frota'],
     steps: [
       noSino(
-        'O veículo {{placa}} entrou em manutenção ({{tipo}}) até {{previsao}}.',
-        '/manutencao',
+        'O veículo {{placa}} entrou em manutenção ({{tipo}}), previsão de término: {{previsao}}. Contrato {{contrato}}.',
+        paginaDoContrato('/manutencao'),
       ),
     ],
   },
@@ -75,9 +88,18 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
     critical: true,
     steps: [
       noSino(
-        'Uma multa foi registrada no contrato <b>{{contrato}}</b>: {{descricao}}, {{valor}}. Indique o condutor até {{prazo}}.',
-        '/infracoes',
+        'Uma multa foi registrada no contrato <b>{{contrato}}</b> (veículo {{placa}}): {{descricao}}, {{valor}}. Indique o condutor até {{prazo}}.',
+        '/infracoes?contrato={{id}}',
       ),
+    ],
+  },
+  {
+    identifier: 'avaliacao-recebida',
+    name: 'Avaliação recebida',
+    description: 'Um cliente publicou uma avaliação; avisa a equipe.',
+    tags: ['avaliacoes'],
+    steps: [
+      noSino('Nova avaliação: <b>{{titulo}}</b>, nota {{nota}} de 5.', '/visualizarAvaliacao'),
     ],
   },
 ];
@@ -88,27 +110,33 @@ export type ResultadoDoFluxo = { identifier: string; acao: 'criado' | 'atualizad
 /**
  * Creates each workflow Sino does not have yet (active) and brings the existing ones up to
  * date, through Sino's server API like any customer. An existing workflow keeps its active
- * switch, which an operator may have turned off.
+ * switch, which an operator may have turned off. The environment's workflows are listed
+ * once (a page of 100 at a time), so a start costs one request per workflow, plus the list.
  */
 export async function garantirFluxos(
   sino: SinoClient,
   fluxos: readonly Fluxo[] = FLUXOS_LOCADORA,
 ): Promise<ResultadoDoFluxo[]> {
+  const existentes = new Map<string, string>();
+  for (let page = 0; ; page++) {
+    const lista = await sino.GET('/v1/workflows', { params: { query: { page, limit: 100 } } });
+    if (!lista.data) throw recusa('ler os fluxos da Locadora', lista);
+    for (const w of lista.data.data)
+      for (const gatilho of w.triggers) existentes.set(gatilho.identifier, w._id);
+    if (lista.data.data.length < 100) break;
+  }
   const resultados: ResultadoDoFluxo[] = [];
   for (const fluxo of fluxos) {
-    const existente = await sino.GET('/v1/workflows/{workflowId}', {
-      params: { path: { workflowId: fluxo.identifier } },
-    });
-    if (existente.response.status === 404) {
+    const id = existentes.get(fluxo.identifier);
+    if (id === undefined) {
       const criado = await sino.POST('/v1/workflows', { body: { ...fluxo, active: true } });
       if (!criado.response.ok) throw recusa(`criar o fluxo ${fluxo.identifier}`, criado);
       resultados.push({ identifier: fluxo.identifier, acao: 'criado' });
       continue;
     }
-    if (!existente.data) throw recusa(`ler o fluxo ${fluxo.identifier}`, existente);
     const { identifier, ...campos } = fluxo;
     const atualizado = await sino.PUT('/v1/workflows/{workflowId}', {
-      params: { path: { workflowId: existente.data.data._id } },
+      params: { path: { workflowId: id } },
       body: campos,
     });
     if (!atualizado.response.ok) throw recusa(`atualizar o fluxo ${identifier}`, atualizado);

@@ -1,6 +1,9 @@
 import type { Database } from '@locadora/db';
 import type { AvaliacaoPedido } from '@locadora/contract/operacao';
 import { naoEncontrada } from '../../erros.js';
+import { emTransacao } from '../../db/transacao.js';
+import { eventoDeAvaliacao } from '../../notificacoes/eventos.js';
+import { criarRepositorioOutbox } from '../../notificacoes/repositorio-outbox.js';
 import type { UsuarioAutenticado } from '../contas/tipos.js';
 import { visivelPara } from '../contas/visibilidade.js';
 import {
@@ -23,15 +26,20 @@ export function criarServicoAvaliacoes(deps: DependenciasAvaliacoes) {
       autor: Pick<UsuarioAutenticado, 'id' | 'nome'>,
       pedido: AvaliacaoPedido,
     ): Promise<AvaliacaoRegistro> {
-      return repo.inserir({
-        usuarioId: autor.id,
-        nomeExibicao: pedido.nomeExibicao ?? autor.nome,
-        titulo: pedido.titulo,
-        nota: pedido.nota,
-        email: pedido.email,
-        telefone: pedido.telefone,
-        observacao: pedido.observacao,
-        criadoEm: deps.agora(),
+      return emTransacao(deps.db, async (tx) => {
+        const avaliacao = await criarRepositorioAvaliacoes(tx).inserir({
+          usuarioId: autor.id,
+          nomeExibicao: pedido.nomeExibicao ?? autor.nome,
+          titulo: pedido.titulo,
+          nota: pedido.nota,
+          email: pedido.email,
+          telefone: pedido.telefone,
+          observacao: pedido.observacao,
+          criadoEm: deps.agora(),
+        });
+        // Staff hear of the review if and only if it is stored.
+        await criarRepositorioOutbox(tx).registrar(eventoDeAvaliacao(avaliacao));
+        return avaliacao;
       });
     },
 

@@ -6,6 +6,9 @@ import type { InfracaoPedido } from '@locadora/contract/operacao';
 import { formatarPlaca } from '@locadora/contract/placa';
 import { reaisParaCentavos } from '@locadora/contract/preco';
 import { conflito, entradaInvalida, naoEncontrada, naoEncontrado } from '../../erros.js';
+import { emTransacao } from '../../db/transacao.js';
+import { eventoDeMulta } from '../../notificacoes/eventos.js';
+import { criarRepositorioOutbox } from '../../notificacoes/repositorio-outbox.js';
 import { ehEquipe, type UsuarioAutenticado } from '../contas/tipos.js';
 import { visivelPara } from '../contas/visibilidade.js';
 import {
@@ -41,29 +44,43 @@ export function criarServicoInfracoes(deps: DependenciasInfracoes) {
       const ocorridaEm = new Date(pedido.data_hora);
       if (ocorridaEm.getTime() > agora.getTime())
         throw entradaInvalida('data_hora', 'A data da infração não pode ser no futuro.');
-      const veiculo = await repo.veiculoPorPlaca(pedido.placa);
-      if (!veiculo)
-        throw entradaInvalida(
-          'placa',
-          `Nenhum veículo da frota com a placa ${formatarPlaca(pedido.placa)}.`,
-        );
-      // A notice registered twice would charge the customer twice.
-      if (await repo.jaRegistrada(veiculo.id, ocorridaEm, pedido.descricao))
-        throw conflito(
-          'Esta infração já foi registrada para este veículo neste horário.',
-          'data_hora',
-        );
-      const id = await repo.inserir({
-        veiculoId: veiculo.id,
-        locacaoId: (await repo.contratoNoMomento(veiculo.id, ocorridaEm)) ?? null,
-        ocorridaEm,
-        descricao: pedido.descricao,
-        valorCentavos: reaisParaCentavos(pedido.valor),
-        local: pedido.local,
-        prazoIndicacao: diaLocalDepois(agora, deps.prazoIndicacaoCondutorDias),
-        registradaPor,
+      // One transaction: the fine and the customer's notice of it commit together.
+      return emTransacao(deps.db, async (tx) => {
+        const r = criarRepositorioInfracoes(tx);
+        const veiculo = await r.veiculoPorPlaca(pedido.placa);
+        if (!veiculo)
+          throw entradaInvalida(
+            'placa',
+            `Nenhum veículo da frota com a placa ${formatarPlaca(pedido.placa)}.`,
+          );
+        // A notice registered twice would charge the customer twice.
+        if (await r.jaRegistrada(veiculo.id, ocorridaEm, pedido.descricao))
+          throw conflito(
+            'Esta infração já foi registrada para este veículo neste horário.',
+            'data_hora',
+          );
+        const id = await r.inserir({
+          veiculoId: veiculo.id,
+          locacaoId: (await r.contratoNoMomento(veiculo.id, ocorridaEm)) ?? null,
+          ocorridaEm,
+          descricao: pedido.descricao,
+          valorCentavos: reaisParaCentavos(pedido.valor),
+          local: pedido.local,
+          prazoIndicacao: diaLocalDepois(agora, deps.prazoIndicacaoCondutorDias),
+          registradaPor,
+        });
+        const infracao = (await r.porId(id))!;
+        // A fine of no contract is the company's own: no customer to tell.
+        if (infracao.locacaoId !== null) {
+          const outbox = criarRepositorioOutbox(tx);
+          const contrato = await outbox.contrato(infracao.locacaoId);
+          if (contrato)
+            await outbox.registrar(
+              eventoDeMulta({ ...infracao, locacaoId: contrato.id }, contrato.usuarioId),
+            );
+        }
+        return infracao;
       });
-      return (await repo.porId(id))!;
     },
 
     /** Staff see every fine; a customer only those of their own contracts. */

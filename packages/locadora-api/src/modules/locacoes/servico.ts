@@ -19,6 +19,8 @@ import { conflito, entradaInvalida, naoEncontrada, naoEncontrado, proibido } fro
 import { emTransacao } from '../../db/transacao.js';
 import { ehEquipe, type UsuarioAutenticado } from '../contas/tipos.js';
 import { visivelPara } from '../contas/visibilidade.js';
+import { eventoDeReserva } from '../../notificacoes/eventos.js';
+import { criarRepositorioOutbox } from '../../notificacoes/repositorio-outbox.js';
 import { instanteLocal } from './conversao.js';
 import {
   criarRepositorioLocacoes,
@@ -303,7 +305,7 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
           usuarioId: cliente.id,
         });
         // The names were read in this transaction: no need to read the new row back.
-        return {
+        const reserva: LocacaoDetalhada = {
           ...criada,
           nomeCliente: cliente.nome,
           nomeLocal: p.local.nome,
@@ -313,6 +315,9 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
           placa: null,
           modeloDoVeiculo: null,
         };
+        // In this transaction: the customer hears of the booking if and only if it commits.
+        await criarRepositorioOutbox(tx).registrar(eventoDeReserva('reserva-confirmada', reserva));
+        return reserva;
       });
     },
 
@@ -337,7 +342,9 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
           usuarioId: cliente.id,
           atualizadoEm: deps.agora(),
         });
-        return detalhada(r, id);
+        const alterada = await detalhada(r, id);
+        await criarRepositorioOutbox(tx).registrar(eventoDeReserva('reserva-alterada', alterada));
+        return alterada;
       });
     },
 
@@ -349,7 +356,9 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
         if (atual.status !== 'reservada') throw conflito(motivoDoStatus(atual.status, 'cancelada'));
         const agora = deps.agora();
         await r.atualizar(id, { status: 'cancelada', canceladaEm: agora, atualizadoEm: agora });
-        return detalhada(r, id);
+        const cancelada = await detalhada(r, id);
+        await criarRepositorioOutbox(tx).registrar(eventoDeReserva('reserva-cancelada', cancelada));
+        return cancelada;
       });
     },
 

@@ -4,6 +4,8 @@ import { reaisParaCentavos } from '@locadora/contract/preco';
 import { conflito, entradaInvalida, naoEncontrada, naoEncontrado } from '../../erros.js';
 import { emTransacao } from '../../db/transacao.js';
 import { dataHoraLocal, instanteDoPedido, noFuturo } from '../vistorias/servico.js';
+import { eventoDeManutencao } from '../../notificacoes/eventos.js';
+import { criarRepositorioOutbox } from '../../notificacoes/repositorio-outbox.js';
 import {
   criarRepositorioManutencoes,
   type FiltroManutencoes,
@@ -75,7 +77,11 @@ export function criarServicoManutencoes(deps: DependenciasManutencoes) {
       return emTransacao(deps.db, async (tx) => {
         const r = criarRepositorioManutencoes(tx);
         const criada = await r.inserir(await validar(r, pedido, pedido.id_vistoria ?? null));
-        return detalhada(r, criada.id);
+        const ordem = await detalhada(r, criada.id);
+        // Staff and the customer concerned hear of it if and only if the order commits.
+        const outbox = criarRepositorioOutbox(tx);
+        await outbox.registrar(eventoDeManutencao(ordem, await outbox.contratoDaManutencao(ordem)));
+        return ordem;
       });
     },
 

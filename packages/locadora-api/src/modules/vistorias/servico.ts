@@ -7,6 +7,8 @@ import { conflito, entradaInvalida, naoEncontrada, naoEncontrado } from '../../e
 import { emTransacao } from '../../db/transacao.js';
 import { diaLocalDepois } from '../infracoes/servico.js';
 import { criarRepositorioManutencoes } from '../manutencoes/repositorio.js';
+import { eventoDeManutencao, eventoDeVistoria } from '../../notificacoes/eventos.js';
+import { criarRepositorioOutbox } from '../../notificacoes/repositorio-outbox.js';
 import {
   criarRepositorioVistorias,
   type RepositorioVistorias,
@@ -82,9 +84,15 @@ export function criarServicoVistorias(deps: DependenciasVistorias) {
     return { veiculoId: dados.veiculoId, realizadaEm, locacaoId: dados.locacaoId };
   }
 
-  /** Opens the repair order of an inspection: it blocks the vehicle until someone closes it. */
-  async function abrirOrdem(tx: Database, vistoria: VistoriaRegistro): Promise<void> {
-    await criarRepositorioManutencoes(tx).inserir({
+  /**
+   * Opens the repair order of an inspection: it blocks the vehicle until someone closes it.
+   * Staff and the customer of the inspection's contract are told, in the same transaction.
+   */
+  async function abrirOrdem(
+    tx: Database,
+    vistoria: VistoriaRegistro & { placa: string },
+  ): Promise<void> {
+    const ordem = await criarRepositorioManutencoes(tx).inserir({
       veiculoId: vistoria.veiculoId,
       vistoriaId: vistoria.id,
       tipo: TIPO_MANUTENCAO_REPARO,
@@ -92,6 +100,13 @@ export function criarServicoVistorias(deps: DependenciasVistorias) {
       inicio: vistoria.realizadaEm,
       previsaoTermino: null,
     });
+    const outbox = criarRepositorioOutbox(tx);
+    await outbox.registrar(
+      eventoDeManutencao(
+        { ...ordem, placa: vistoria.placa },
+        await outbox.contratoDaManutencao(ordem),
+      ),
+    );
   }
 
   return {
@@ -125,8 +140,12 @@ export function criarServicoVistorias(deps: DependenciasVistorias) {
           quilometragem: pedido.quilometragem ?? null,
           registradaPor: usuarioId,
         });
-        if (pedido.cria_ordem_manut) await abrirOrdem(tx, vistoria);
-        return (await r.detalhada(vistoria.id))!;
+        const detalhada = (await r.detalhada(vistoria.id))!;
+        const outbox = criarRepositorioOutbox(tx);
+        const contrato = dados.locacaoId === null ? null : await outbox.contrato(dados.locacaoId);
+        await outbox.registrar(eventoDeVistoria(detalhada, contrato?.usuarioId ?? null));
+        if (pedido.cria_ordem_manut) await abrirOrdem(tx, detalhada);
+        return pedido.cria_ordem_manut ? (await r.detalhada(vistoria.id))! : detalhada;
       });
     },
 
@@ -163,10 +182,12 @@ export function criarServicoVistorias(deps: DependenciasVistorias) {
           quilometragem: pedido.quilometragem ?? anterior.quilometragem,
         });
         if (pedido.cria_ordem_manut && ordem === undefined) {
+          const veiculo = (await r.veiculo(dados.veiculoId))!;
           await abrirOrdem(tx, {
             ...anterior,
             ...dados,
             descricao: pedido.descricao,
+            placa: veiculo.placa,
           });
         }
         return (await r.detalhada(id))!;

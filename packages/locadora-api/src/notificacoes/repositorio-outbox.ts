@@ -1,0 +1,183 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Database } from '@locadora/db';
+import { locacoes, outbox, usuarios, vistorias } from '../db/schema.js';
+
+/** An event to notify, as a service writes it in the transaction of its change. */
+export interface NovoEvento {
+  /** Identifier of the Sino workflow (FLUXOS_LOCADORA). */
+  fluxo: string;
+  /** The customer it concerns; absent for staff-only events. */
+  usuarioId?: number | null;
+  /** Also notify every active staff account. */
+  equipe?: boolean;
+  /** The template's variables: no e-mail, CPF or other personal data (it is kept). */
+  payload: Record<string, unknown>;
+}
+
+/** A claimed row, ready to send. */
+export interface EventoReservado {
+  id: string;
+  fluxo: string;
+  usuarioId: number | null;
+  equipe: boolean;
+  payload: Record<string, unknown>;
+  tentativas: number;
+}
+
+/** Someone to notify, as Sino's trigger names them (created or updated by the trigger). */
+export interface Destinatario {
+  id: number;
+  nome: string;
+  email: string;
+}
+
+export function criarRepositorioOutbox(db: Database) {
+  return {
+    /** Writes an event; built on a transaction, it commits or rolls back with the change. */
+    async registrar(evento: NovoEvento): Promise<string> {
+      const [linha] = await db
+        .insert(outbox)
+        .values({
+          fluxo: evento.fluxo,
+          usuarioId: evento.usuarioId ?? null,
+          equipe: evento.equipe ?? false,
+          payload: evento.payload,
+        })
+        .returning({ id: outbox.id });
+      return linha!.id;
+    },
+
+    /**
+     * Claims up to `lote` due events for `reservaSegundos`: the claim commits at once (no
+     * transaction stays open while Sino is called), SKIP LOCKED keeps two workers off the same
+     * rows, and a worker that dies leaves rows that are due again when the claim runs out.
+     */
+    async reservar(lote: number, reservaSegundos: number): Promise<EventoReservado[]> {
+      const resultado = (await db.execute(sql`
+        update ${outbox} o
+           set tentativas = o.tentativas + 1,
+               proxima_tentativa = now() + make_interval(secs => ${reservaSegundos})
+         where o.id in (
+           select id from ${outbox}
+            where entregue_em is null and descartado_em is null and proxima_tentativa <= now()
+            order by proxima_tentativa, criado_em
+            limit ${lote}
+              for update skip locked)
+        returning o.id, o.fluxo, o.usuario_id, o.equipe, o.payload, o.tentativas
+      `)) as {
+        rows: {
+          id: string;
+          fluxo: string;
+          usuario_id: number | null;
+          equipe: boolean;
+          payload: Record<string, unknown>;
+          tentativas: number;
+        }[];
+      };
+      return resultado.rows.map((r) => ({
+        id: r.id,
+        fluxo: r.fluxo,
+        usuarioId: r.usuario_id,
+        equipe: r.equipe,
+        payload: r.payload,
+        tentativas: r.tentativas,
+      }));
+    },
+
+    async marcarEntregue(id: string): Promise<void> {
+      await db
+        .update(outbox)
+        .set({ entregueEm: sql`now()`, ultimoErro: null })
+        .where(and(eq(outbox.id, id), isNull(outbox.entregueEm)));
+    },
+
+    /** Gives the row back, due again in `esperaSegundos`, with why the attempt failed. */
+    async adiar(id: string, esperaSegundos: number, erro: string): Promise<void> {
+      await db
+        .update(outbox)
+        .set({
+          proximaTentativa: sql`now() + make_interval(secs => ${esperaSegundos})`,
+          ultimoErro: erro,
+        })
+        .where(and(eq(outbox.id, id), isNull(outbox.entregueEm)));
+    },
+
+    /** Sino refused the event for good: kept for the operator, not sent again. */
+    async descartar(id: string, erro: string): Promise<void> {
+      await db
+        .update(outbox)
+        .set({ descartadoEm: sql`now()`, ultimoErro: erro })
+        .where(and(eq(outbox.id, id), isNull(outbox.entregueEm)));
+    },
+
+    /** Forgets events delivered or set aside more than `dias` ago; answers how many. */
+    async limpar(dias: number): Promise<number> {
+      const apagados = await db
+        .delete(outbox)
+        .where(
+          sql`coalesce(${outbox.entregueEm}, ${outbox.descartadoEm}) < now() - make_interval(days => ${dias})`,
+        )
+        .returning({ id: outbox.id });
+      return apagados.length;
+    },
+
+    /** The contract and its customer, for the events that concern it. */
+    async contrato(locacaoId: number): Promise<{ id: number; usuarioId: number } | null> {
+      const [l] = await db
+        .select({ id: locacoes.id, usuarioId: locacoes.usuarioId })
+        .from(locacoes)
+        .where(eq(locacoes.id, locacaoId));
+      return l ?? null;
+    },
+
+    /**
+     * The contract a maintenance order concerns: that of the inspection that led to it, else
+     * the one that has the vehicle out now.
+     */
+    async contratoDaManutencao(m: {
+      vistoriaId: number | null;
+      veiculoId: number;
+    }): Promise<{ id: number; usuarioId: number } | null> {
+      if (m.vistoriaId !== null) {
+        const [v] = await db
+          .select({ id: locacoes.id, usuarioId: locacoes.usuarioId })
+          .from(vistorias)
+          .innerJoin(locacoes, eq(locacoes.id, vistorias.locacaoId))
+          .where(eq(vistorias.id, m.vistoriaId));
+        if (v) return v;
+      }
+      const [emCurso] = await db
+        .select({ id: locacoes.id, usuarioId: locacoes.usuarioId })
+        .from(locacoes)
+        .where(and(eq(locacoes.veiculoId, m.veiculoId), eq(locacoes.status, 'retirada')))
+        .limit(1);
+      return emCurso ?? null;
+    },
+
+    /** The customer, if the account is still active and not anonymised. */
+    async cliente(id: number): Promise<Destinatario | undefined> {
+      const [u] = await db
+        .select({ id: usuarios.id, nome: usuarios.nome, email: usuarios.email })
+        .from(usuarios)
+        .where(and(eq(usuarios.id, id), eq(usuarios.ativo, true), isNull(usuarios.anonimizadoEm)));
+      return u;
+    },
+
+    /** Every active staff account (Sino takes up to 1000 recipients in one trigger). */
+    equipe(): Promise<Destinatario[]> {
+      return db
+        .select({ id: usuarios.id, nome: usuarios.nome, email: usuarios.email })
+        .from(usuarios)
+        .where(
+          and(
+            inArray(usuarios.papel, ['funcionario', 'admin']),
+            eq(usuarios.ativo, true),
+            isNull(usuarios.anonimizadoEm),
+          ),
+        )
+        .orderBy(usuarios.id)
+        .limit(1000);
+    },
+  };
+}
+export type RepositorioOutbox = ReturnType<typeof criarRepositorioOutbox>;
