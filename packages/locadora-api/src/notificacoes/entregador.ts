@@ -4,7 +4,6 @@ import {
   criarRepositorioOutbox,
   type Destinatario,
   type EventoReservado,
-  type RepositorioOutbox,
 } from './repositorio-outbox.js';
 
 /** The stable Sino subscriberId of a Locadora account (the bell opens its feed by it). */
@@ -48,21 +47,31 @@ export interface OpcoesDoEntregador {
 /** How often the worker deletes the events past their retention. */
 const LIMPEZA_A_CADA_MS = 60 * 60_000;
 
-type Gatilho = SinoBody<'/v1/events/trigger', 'post'>;
+type Gatilho = SinoBody<'/v1/events/trigger/bulk', 'post'>['events'][number];
 
 /** What one attempt came to. */
 type Resultado = 'entregue' | 'adiado' | 'descartado';
 
+/** Sino's (Novu's) answer to a trigger whose transactionId was used already: sent before. */
+const JA_ENVIADO = 'transactionId property is not unique';
+/** Sino's answer to an event it failed on by itself: worth sending again. */
+const FALHA_INTERNA = 'internal error';
+
+/** The most events Sino's bulk trigger takes in one call. */
+const MAXIMO_POR_CHAMADA = 100;
+
 /**
- * Sends the outbox's events to Sino: claims due rows, triggers each workflow with the row's id
- * as `transactionId` (Sino refuses a second trigger with it, 409, so an event sent again after
- * a crash is not notified twice) and marks it delivered; a failure waits with exponential
- * back-off and is tried again, without limit, until Sino answers.
+ * Sends the outbox's events to Sino: claims due rows and triggers their workflows in one bulk
+ * call, each with the row's id as `transactionId` (Sino refuses a second trigger with it, so an
+ * event sent again after a crash is not notified twice), and marks them delivered; a failure
+ * waits with exponential back-off and is tried again, without limit, until Sino answers.
+ * One call and a few statements per batch, not per event: at 200 bookings a second the
+ * delivery must not take the database connections the bookings need.
  */
 export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
   const repo = criarRepositorioOutbox(opcoes.db);
   const intervaloMs = opcoes.intervaloMs ?? 1000;
-  const lote = opcoes.lote ?? 20;
+  const lote = Math.min(opcoes.lote ?? MAXIMO_POR_CHAMADA, MAXIMO_POR_CHAMADA);
   const reservaSegundos = opcoes.reservaSegundos ?? 60;
   const tempoLimiteMs = opcoes.tempoLimiteMs ?? 15_000;
   const esperaBaseMs = opcoes.esperaBaseMs ?? 1000;
@@ -82,77 +91,114 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
     return base / 2 + Math.random() * (base / 2);
   }
 
-  async function destinatarios(evento: EventoReservado): Promise<Destinatario[]> {
-    const lista: Destinatario[] = [];
-    if (evento.usuarioId !== null) {
-      const cliente = await repo.cliente(evento.usuarioId);
-      if (cliente) lista.push(cliente);
-    }
-    if (evento.equipe)
-      for (const membro of await repo.equipe())
-        if (!lista.some((d) => d.id === membro.id)) lista.push(membro);
-    return lista;
+  /** Who each event goes to: its customer and, if asked, every staff account (read once). */
+  async function destinatarios(eventos: EventoReservado[]): Promise<Map<string, Destinatario[]>> {
+    const ids = [...new Set(eventos.flatMap((e) => (e.usuarioId === null ? [] : [e.usuarioId])))];
+    const clientes = new Map((await repo.clientes(ids)).map((c) => [c.id, c]));
+    const equipe = eventos.some((e) => e.equipe) ? await repo.equipe() : [];
+    return new Map(
+      eventos.map((evento) => {
+        const lista: Destinatario[] = [];
+        const cliente = evento.usuarioId === null ? undefined : clientes.get(evento.usuarioId);
+        if (cliente) lista.push(cliente);
+        if (evento.equipe)
+          for (const membro of equipe) if (membro.id !== cliente?.id) lista.push(membro);
+        return [evento.id, lista];
+      }),
+    );
   }
 
-  async function entregar(r: RepositorioOutbox, evento: EventoReservado): Promise<Resultado> {
-    const para = await destinatarios(evento);
-    if (para.length === 0) {
-      // The customer was anonymised or deactivated meanwhile: nobody to tell.
-      await r.descartar(evento.id, 'sem destinatários ativos');
-      return 'descartado';
-    }
-    const corpo: Gatilho = {
-      name: evento.fluxo,
-      transactionId: evento.id,
-      payload: evento.payload,
-      to: para.map((d) => ({
-        subscriberId: idDoAssinante(d.id),
-        email: d.email,
-        firstName: d.nome,
-      })),
-    };
-    let status: number;
-    let mensagem = '';
-    try {
-      const resposta = await opcoes.sino.POST('/v1/events/trigger', {
-        body: corpo,
-        signal: AbortSignal.timeout(tempoLimiteMs),
-      });
-      status = resposta.response.status;
-      if (resposta.error !== undefined) mensagem = JSON.stringify(resposta.error).slice(0, 500);
-    } catch (erro) {
-      // Sino unreachable or too slow: try again later.
-      const motivo = `Sino não respondeu: ${(erro as Error).message}`.slice(0, 500);
-      await r.adiar(evento.id, espera(evento.tentativas) / 1000, motivo);
-      opcoes.log.warn(
-        { evento: evento.id, fluxo: evento.fluxo, tentativas: evento.tentativas },
-        'outbox: Sino não respondeu; nova tentativa adiante',
-      );
-      return 'adiado';
-    }
-    // 409: a previous attempt was accepted and its row not marked (the worker stopped).
-    if ((status >= 200 && status < 300) || status === 409) {
-      await r.marcarEntregue(evento.id);
-      return 'entregue';
-    }
-    // Sino down, overloaded or not ready for our key: those pass.
-    const passageiro = status >= 500 || [401, 403, 408, 425, 429].includes(status);
-    const motivo = `Sino respondeu ${status} ${mensagem}`.trim();
+  /** Gives the event back for later, or sets it aside once refused too often. */
+  async function recusado(
+    evento: EventoReservado,
+    motivo: string,
+    passageiro: boolean,
+  ): Promise<Resultado> {
     // A refusal may be a deployment whose workflows are not in Sino yet: a few more tries.
     if (passageiro || evento.tentativas < tentativasSeRecusado) {
-      await r.adiar(evento.id, espera(evento.tentativas) / 1000, motivo);
+      await repo.adiar(evento.id, espera(evento.tentativas) / 1000, motivo);
       opcoes.log.warn(
-        { evento: evento.id, fluxo: evento.fluxo, status, tentativas: evento.tentativas },
-        'outbox: Sino recusou por ora; nova tentativa adiante',
+        { evento: evento.id, fluxo: evento.fluxo, tentativas: evento.tentativas },
+        'outbox: Sino não aceitou o evento por ora; nova tentativa adiante',
       );
       return 'adiado';
     }
-    await r.descartar(evento.id, motivo);
+    await repo.descartar(evento.id, motivo);
     opcoes.log.error(
-      { evento: evento.id, fluxo: evento.fluxo, status },
+      { evento: evento.id, fluxo: evento.fluxo },
       'outbox: Sino recusou o evento; ele não será reenviado',
     );
     return 'descartado';
+  }
+
+  /** Sends the events in one bulk call; answers what became of each. */
+  async function entregar(eventos: EventoReservado[]): Promise<Resultado[]> {
+    const para = await destinatarios(eventos);
+    const resultados = new Map<string, Resultado>();
+    const comQuem: EventoReservado[] = [];
+    for (const evento of eventos) {
+      if (para.get(evento.id)!.length > 0) comQuem.push(evento);
+      else {
+        // The customer was anonymised or deactivated meanwhile: nobody to tell.
+        await repo.descartar(evento.id, 'sem destinatários ativos');
+        resultados.set(evento.id, 'descartado');
+      }
+    }
+    if (comQuem.length > 0) {
+      const gatilhos: Gatilho[] = comQuem.map((evento) => ({
+        name: evento.fluxo,
+        transactionId: evento.id,
+        payload: evento.payload,
+        to: para.get(evento.id)!.map((d) => ({
+          subscriberId: idDoAssinante(d.id),
+          email: d.email,
+          firstName: d.nome,
+        })),
+      }));
+      let resposta;
+      try {
+        resposta = await opcoes.sino.POST('/v1/events/trigger/bulk', {
+          body: { events: gatilhos },
+          signal: AbortSignal.timeout(tempoLimiteMs),
+        });
+      } catch (erro) {
+        // Sino unreachable or too slow: every event waits for the next attempt.
+        const motivo = `Sino não respondeu: ${(erro as Error).message}`.slice(0, 500);
+        for (const evento of comQuem)
+          resultados.set(evento.id, await recusado(evento, motivo, true));
+        return eventos.map((e) => resultados.get(e.id)!);
+      }
+      const status = resposta.response.status;
+      if (resposta.data) {
+        const entregues: string[] = [];
+        for (const [i, evento] of comQuem.entries()) {
+          const r = resposta.data.data[i];
+          const erro = r?.error?.join(' ') ?? '';
+          // Acknowledged now, or by an earlier attempt whose row was not marked (a crash).
+          if (r?.acknowledged || erro.includes(JA_ENVIADO)) entregues.push(evento.id);
+          else
+            resultados.set(
+              evento.id,
+              await recusado(
+                evento,
+                `Sino recusou: ${erro}`.slice(0, 500),
+                erro.includes(FALHA_INTERNA),
+              ),
+            );
+        }
+        await repo.marcarEntregues(entregues);
+        for (const id of entregues) resultados.set(id, 'entregue');
+      } else {
+        // The whole call refused. Sino down, overloaded or not ready for our key: those pass.
+        const passageiro = status >= 500 || [401, 403, 408, 425, 429].includes(status);
+        const motivo = `Sino respondeu ${status} ${JSON.stringify(resposta.error ?? '')}`
+          .slice(0, 500)
+          .trim();
+        for (const evento of comQuem)
+          resultados.set(evento.id, await recusado(evento, motivo, passageiro));
+      }
+    }
+    return eventos.map((e) => resultados.get(e.id)!);
   }
 
   /** One pass: claims what is due and sends it; answers how many events were delivered. */
@@ -163,9 +209,8 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
   }> {
     const contagem = { entregues: 0, adiados: 0, descartados: 0 };
     const eventos = await repo.reservar(lote, reservaSegundos);
-    // Sent together: the whole batch ends within one call's time limit, inside the claim.
-    const resultados = await Promise.all(eventos.map((evento) => entregar(repo, evento)));
-    for (const resultado of resultados) {
+    if (eventos.length === 0) return contagem;
+    for (const resultado of await entregar(eventos)) {
       if (resultado === 'entregue') contagem.entregues++;
       else if (resultado === 'adiado') contagem.adiados++;
       else contagem.descartados++;

@@ -84,11 +84,13 @@ export function criarRepositorioOutbox(db: Database) {
       }));
     },
 
-    async marcarEntregue(id: string): Promise<void> {
+    /** Marks the events Sino accepted, in one statement. */
+    async marcarEntregues(ids: string[]): Promise<void> {
+      if (ids.length === 0) return;
       await db
         .update(outbox)
         .set({ entregueEm: sql`now()`, ultimoErro: null })
-        .where(and(eq(outbox.id, id), isNull(outbox.entregueEm)));
+        .where(and(inArray(outbox.id, ids), isNull(outbox.entregueEm)));
     },
 
     /** Gives the row back, due again in `esperaSegundos`, with why the attempt failed. */
@@ -154,13 +156,15 @@ export function criarRepositorioOutbox(db: Database) {
       return emCurso ?? null;
     },
 
-    /** The customer, if the account is still active and not anonymised. */
-    async cliente(id: number): Promise<Destinatario | undefined> {
-      const [u] = await db
+    /** The customers among `ids` whose accounts are still active and not anonymised. */
+    async clientes(ids: number[]): Promise<Destinatario[]> {
+      if (ids.length === 0) return [];
+      return db
         .select({ id: usuarios.id, nome: usuarios.nome, email: usuarios.email })
         .from(usuarios)
-        .where(and(eq(usuarios.id, id), eq(usuarios.ativo, true), isNull(usuarios.anonimizadoEm)));
-      return u;
+        .where(
+          and(inArray(usuarios.id, ids), eq(usuarios.ativo, true), isNull(usuarios.anonimizadoEm)),
+        );
     },
 
     /** Every active staff account (Sino takes up to 1000 recipients in one trigger). */
