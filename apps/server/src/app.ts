@@ -163,6 +163,12 @@ export async function construirApp(
     else guardarCredenciaisSino(config.DATA_DIR, credenciais, app.log, opcoes.terminal);
   }
 
+  const chaveSino =
+    config.SINO_API_KEY ?? credenciais?.apiKey ?? chaveSinoDoDiretorio(config.DATA_DIR);
+  // The environment Locadora's key opens: its bell's sessions are of that environment.
+  const ambienteSino = chaveSino
+    ? await app.sino.identity.environmentForApiKey(chaveSino)
+    : undefined;
   await app.register(locadoraApi, {
     db: banco.db,
     segredoJwt: config.JWT_SECRET ?? segredo('jwtSecret'),
@@ -179,11 +185,13 @@ export async function construirApp(
       maximoFalhasPorEndereco: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
       bloqueioMinutos: config.LOGIN_BLOCK_MINUTES,
     },
+    ...(ambienteSino &&
+      chaveSino && {
+        sino: { applicationIdentifier: ambienteSino.identifier, apiKey: chaveSino },
+      }),
     ...(opcoes.agora && { agora: opcoes.agora }),
     ...(opcoes.conferirRespostas && { conferirRespostas: true }),
   });
-  const chaveSino =
-    config.SINO_API_KEY ?? credenciais?.apiKey ?? chaveSinoDoDiretorio(config.DATA_DIR);
   // Locadora's business events reach Sino from its outbox, sent by the worker processes.
   const entregador =
     chaveSino && (config.ROLE === 'all' || config.ROLE === 'worker')

@@ -1,6 +1,7 @@
 import type { Database } from '@locadora/db';
 import type { Guardas } from './http/autenticacao.js';
 import type { Servicos } from './servicos.js';
+import type { AmbienteSino } from './notificacoes/sessao.js';
 
 /** Options of the rental plugin, filled from the server's validated configuration. */
 export interface OpcoesLocadora {
@@ -15,6 +16,8 @@ export interface OpcoesLocadora {
   };
   sessao: { validadeAcessoMinutos: number; validadeSessaoDias: number };
   login: { maximoFalhasPorEmail: number; maximoFalhasPorEndereco: number; bloqueioMinutos: number };
+  /** Locadora's environment in Sino, for the bell's sessions; absent when Sino has no key. */
+  sino?: AmbienteSino | undefined;
   /** The clock; tests may pass a fixed one. */
   agora?: () => Date;
   /** Check every response against its schema before writing it (test suites). */

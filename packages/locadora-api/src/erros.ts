@@ -4,7 +4,7 @@
  */
 export class ErroLocadora extends Error {
   constructor(
-    readonly statusCode: 400 | 401 | 403 | 404 | 409 | 429,
+    readonly statusCode: 400 | 401 | 403 | 404 | 409 | 429 | 503,
     message: string,
     readonly campo?: string,
   ) {

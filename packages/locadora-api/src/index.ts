@@ -18,3 +18,9 @@ export {
   type EntregadorDoOutbox,
   type OpcoesDoEntregador,
 } from './notificacoes/entregador.js';
+export {
+  criarSessoesDoSino,
+  type AmbienteSino,
+  type SessaoDoSino,
+  type SessoesDoSino,
+} from './notificacoes/sessao.js';

@@ -20,6 +20,8 @@ import { rotasDeAvaliacoes } from './modules/avaliacoes/rotas.js';
 import { rotasDePrivacidade } from './modules/privacidade/rotas.js';
 import { rotasDeLocacoes } from './modules/locacoes/rotas.js';
 import { rotasDoPainel } from './modules/painel/rotas.js';
+import { rotasDeNotificacoes } from './notificacoes/rotas.js';
+import { criarSessoesDoSino } from './notificacoes/sessao.js';
 
 /**
  * The rental API under `/api`: its own validator (Portuguese messages), error and 404
@@ -47,6 +49,10 @@ const api: FastifyPluginAsync<OpcoesLocadora> = async (app, opcoes) => {
   await app.register(rotasDePrivacidade, contexto);
   await app.register(rotasDeLocacoes, contexto);
   await app.register(rotasDoPainel, { ...contexto, opcoes });
+  await app.register(rotasDeNotificacoes, {
+    ...contexto,
+    sessoes: criarSessoesDoSino(opcoes.sino),
+  });
 };
 
 /** Registers the rental API under `/api`. */

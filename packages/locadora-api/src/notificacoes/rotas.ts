@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { comLogin, usuarioDe } from '../http/autenticacao.js';
+import { errosDocumentados } from '../http/respostas.js';
+import type { ContextoDasRotas } from '../contexto.js';
+import type { SessoesDoSino } from './sessao.js';
+
+const sessaoSchema = z.object({
+  applicationIdentifier: z.string(),
+  subscriberId: z.string(),
+  subscriberHash: z.string(),
+});
+
+/** The bell's session: the logged-in account's Sino subscriber and its hash. */
+export const rotasDeNotificacoes: FastifyPluginAsyncZod<
+  ContextoDasRotas & { sessoes: SessoesDoSino }
+> = async (app, { guardas, sessoes }) => {
+  app.get(
+    '/me/notificacoes',
+    {
+      onRequest: [guardas.autenticar],
+      schema: {
+        tags: ['Notificações'],
+        summary:
+          "The logged-in account's inbox session in Sino (application identifier, subscriberId and its HMAC hash), for the bell",
+        security: comLogin,
+        response: { 200: sessaoSchema, ...errosDocumentados(401, 503) },
+      },
+    },
+    async (request, reply) => {
+      // A credential of this account: no cache may keep it.
+      reply.header('cache-control', 'no-store');
+      return sessoes.de(usuarioDe(request).id);
+    },
+  );
+};
