@@ -188,6 +188,7 @@ export async function construirApp(
     ...(ambienteSino &&
       chaveSino && {
         sino: { applicationIdentifier: ambienteSino.identifier, apiKey: chaveSino },
+        clienteSino: clienteSinoLocal(app, chaveSino),
       }),
     ...(opcoes.agora && { agora: opcoes.agora }),
     ...(opcoes.conferirRespostas && { conferirRespostas: true }),

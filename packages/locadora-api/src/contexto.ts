@@ -1,6 +1,7 @@
 import type { Database } from '@locadora/db';
 import type { Guardas } from './http/autenticacao.js';
 import type { Servicos } from './servicos.js';
+import type { SinoClient } from '@sino/client';
 import type { AmbienteSino } from './notificacoes/sessao.js';
 
 /** Options of the rental plugin, filled from the server's validated configuration. */
@@ -18,6 +19,8 @@ export interface OpcoesLocadora {
   login: { maximoFalhasPorEmail: number; maximoFalhasPorEndereco: number; bloqueioMinutos: number };
   /** Locadora's environment in Sino, for the bell's sessions; absent when Sino has no key. */
   sino?: AmbienteSino | undefined;
+  /** Sino's server API with Locadora's key (the test notification of /notificacoes). */
+  clienteSino?: SinoClient | undefined;
   /** The clock; tests may pass a fixed one. */
   agora?: () => Date;
   /** Check every response against its schema before writing it (test suites). */

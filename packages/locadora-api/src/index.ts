@@ -24,3 +24,9 @@ export {
   type SessaoDoSino,
   type SessoesDoSino,
 } from './notificacoes/sessao.js';
+export {
+  criarServicoDeTeste,
+  INTERVALO_ENTRE_TESTES_S,
+  type Remetente,
+  type ServicoDeTeste,
+} from './notificacoes/teste.js';

@@ -22,6 +22,7 @@ import { rotasDeLocacoes } from './modules/locacoes/rotas.js';
 import { rotasDoPainel } from './modules/painel/rotas.js';
 import { rotasDeNotificacoes } from './notificacoes/rotas.js';
 import { criarSessoesDoSino } from './notificacoes/sessao.js';
+import { criarServicoDeTeste } from './notificacoes/teste.js';
 
 /**
  * The rental API under `/api`: its own validator (Portuguese messages), error and 404
@@ -52,6 +53,11 @@ const api: FastifyPluginAsync<OpcoesLocadora> = async (app, opcoes) => {
   await app.register(rotasDeNotificacoes, {
     ...contexto,
     sessoes: criarSessoesDoSino(opcoes.sino),
+    teste: criarServicoDeTeste({
+      sino: opcoes.clienteSino,
+      agora: opcoes.agora ?? (() => new Date()),
+      log: app.log,
+    }),
   });
 };
 

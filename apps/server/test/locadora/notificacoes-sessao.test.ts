@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { criarSessoesDoSino } from '@locadora/api';
+import { criarServicoDeTeste, criarSessoesDoSino } from '@locadora/api';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 
 /**
@@ -65,8 +65,75 @@ describe('GET /api/me/notificacoes', () => {
   });
 });
 
+describe('POST /api/me/notificacoes/teste', () => {
+  const sino = (method: 'GET' | 'DELETE', url: string) =>
+    t.app.inject({ method, url, headers: { authorization: `ApiKey ${t.sino.apiKey}` } });
+
+  it('needs a login (401)', async () => {
+    expect((await t.chamar('POST', '/api/me/notificacoes/teste')).statusCode).toBe(401);
+  });
+
+  it('sends one to oneself through Sino; a second within seconds is refused (429)', async () => {
+    const cliente = await t.novoCliente({ nome: 'Joana Teste' });
+    const r = await t.chamar('POST', '/api/me/notificacoes/teste', { token: cliente.token });
+    expect(r.statusCode).toBe(204);
+    // The subscriber exists once Sino's worker has run the trigger (404 until then).
+    const feed = async () => {
+      const resposta = await sino(
+        'GET',
+        `/v1/subscribers/usuario-${cliente.id}/notifications/feed`,
+      );
+      if (resposta.statusCode !== 200) return [];
+      return resposta.json<{ data: { content: string; cta: { data: { url?: string } } }[] }>().data;
+    };
+    for (let i = 0; i < 100 && (await feed()).length === 0; i++)
+      await new Promise((ok) => setTimeout(ok, 50));
+    expect(await feed()).toEqual([
+      expect.objectContaining({
+        content: 'Olá, Joana! Esta é uma notificação de teste: o seu sino está funcionando.',
+        cta: expect.objectContaining({ data: { url: '/notificacoes' } }),
+      }),
+    ]);
+    const deNovo = await t.chamar('POST', '/api/me/notificacoes/teste', { token: cliente.token });
+    expect(deNovo.statusCode).toBe(429);
+    expect(deNovo.json().message).toBe(
+      'Aguarde 5 segundos entre uma notificação de teste e outra.',
+    );
+  });
+
+  // Last: it removes the workflow from this app's Sino.
+  it('says so in Portuguese when Sino refuses (503), and lets the person try again', async () => {
+    const fluxos = (await sino('GET', '/v1/workflows?limit=100')).json<{
+      data: { _id: string; triggers: { identifier: string }[] }[];
+    }>().data;
+    const teste = fluxos.find((f) => f.triggers[0]?.identifier === 'notificacao-de-teste')!;
+    expect((await sino('DELETE', `/v1/workflows/${teste._id}`)).statusCode).toBe(200);
+    const cliente = await t.novoCliente();
+    for (let i = 0; i < 2; i++) {
+      const r = await t.chamar('POST', '/api/me/notificacoes/teste', { token: cliente.token });
+      expect(r.statusCode).toBe(503);
+      expect(r.json().message).toBe(
+        'Não foi possível enviar a notificação agora: o serviço de notificações não respondeu. Tente novamente em instantes.',
+      );
+    }
+  });
+});
+
 describe('without a Sino environment', () => {
-  it('refuses with 503 and a Portuguese message', () => {
+  it('the test notification is refused with 503 and a Portuguese message', async () => {
+    const servico = criarServicoDeTeste({
+      sino: undefined,
+      agora: () => new Date(),
+      log: { warn: () => {} },
+    });
+    await expect(servico.enviar({ id: 1, nome: 'A', email: 'a@teste.dev' })).rejects.toMatchObject({
+      statusCode: 503,
+      message:
+        'As notificações estão indisponíveis no momento: o serviço de notificações não está configurado.',
+    });
+  });
+
+  it('the session is refused with 503 and a Portuguese message', () => {
     expect(() => criarSessoesDoSino(undefined).de(1)).toThrow(
       expect.objectContaining({
         statusCode: 503,

@@ -94,6 +94,18 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
     ],
   },
   {
+    identifier: 'notificacao-de-teste',
+    name: 'Notificação de teste',
+    description: 'Enviada pela própria pessoa em /notificacoes, para conferir que o sino funciona.',
+    tags: ['teste'],
+    steps: [
+      noSino(
+        'Olá, {{nome}}! Esta é uma notificação de teste: o seu sino está funcionando.',
+        '/notificacoes',
+      ),
+    ],
+  },
+  {
     identifier: 'avaliacao-recebida',
     name: 'Avaliação recebida',
     description: 'Um cliente publicou uma avaliação; avisa a equipe.',

@@ -4,6 +4,7 @@ import { comLogin, usuarioDe } from '../http/autenticacao.js';
 import { errosDocumentados } from '../http/respostas.js';
 import type { ContextoDasRotas } from '../contexto.js';
 import type { SessoesDoSino } from './sessao.js';
+import type { ServicoDeTeste } from './teste.js';
 
 const sessaoSchema = z.object({
   applicationIdentifier: z.string(),
@@ -13,8 +14,8 @@ const sessaoSchema = z.object({
 
 /** The bell's session: the logged-in account's Sino subscriber and its hash. */
 export const rotasDeNotificacoes: FastifyPluginAsyncZod<
-  ContextoDasRotas & { sessoes: SessoesDoSino }
-> = async (app, { guardas, sessoes }) => {
+  ContextoDasRotas & { sessoes: SessoesDoSino; teste: ServicoDeTeste }
+> = async (app, { guardas, servicos, sessoes, teste }) => {
   app.get(
     '/me/notificacoes',
     {
@@ -31,6 +32,24 @@ export const rotasDeNotificacoes: FastifyPluginAsyncZod<
       // A credential of this account: no cache may keep it.
       reply.header('cache-control', 'no-store');
       return sessoes.de(usuarioDe(request).id);
+    },
+  );
+
+  app.post(
+    '/me/notificacoes/teste',
+    {
+      onRequest: [guardas.autenticar],
+      schema: {
+        tags: ['Notificações'],
+        summary: 'Send a test notification to myself through Sino (the button of /notificacoes)',
+        security: comLogin,
+        response: { 204: z.null(), ...errosDocumentados(401, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      const perfil = await servicos.contas.perfil(usuarioDe(request).id);
+      await teste.enviar({ id: perfil.id, nome: perfil.nome, email: perfil.email });
+      return reply.code(204).send(null);
     },
   );
 };
