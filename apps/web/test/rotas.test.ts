@@ -39,6 +39,7 @@ describe('route table', () => {
         '/avaliacoes',
         '/visualizarAvaliacao',
         '/localizacao',
+        '/notificacoes',
       ]),
     );
   });
@@ -48,6 +49,7 @@ describe('route table', () => {
     expect(cliente).not.toContain('Dashboard');
     expect(cliente).not.toContain('Estoques');
     expect(cliente).toContain('Alugar');
+    expect(cliente).toContain('Notificações');
     expect(itensDoMenu('funcionario').map((r) => r.menu)).toEqual(
       expect.arrayContaining([
         'Dashboard',

@@ -57,6 +57,12 @@ export const paths = {
   categoria: { caminho: '/categoria', titulo: 'Categorias', papeis: EQUIPE, menu: 'Categorias' },
   historico: { caminho: '/historico', titulo: 'Histórico', papeis: TODOS, menu: 'Histórico' },
   infracoes: { caminho: '/infracoes', titulo: 'Infrações', papeis: TODOS, menu: 'Infrações' },
+  notificacoes: {
+    caminho: '/notificacoes',
+    titulo: 'Notificações',
+    papeis: TODOS,
+    menu: 'Notificações',
+  },
   conta: { caminho: '/conta', titulo: 'Minha conta', papeis: TODOS, menu: 'Minha conta' },
 } as const satisfies Record<string, Rota>;
 
