@@ -1,10 +1,16 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Workspace packages are tested from their sources: the "source" export condition
+  // (e.g. @sino/js) wins over dist/, for node and DOM (jsdom) environments alike.
+  resolve: { conditions: ['source', ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
   test: {
     include: [
       'packages/*/src/**/*.test.ts',
       'packages/*/test/**/*.test.ts',
+      'packages/*/test/**/*.test.tsx',
       'apps/*/test/**/*.test.ts',
     ],
     testTimeout: 30_000,
