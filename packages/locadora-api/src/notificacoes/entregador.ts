@@ -22,6 +22,11 @@ export interface OpcoesDoEntregador {
   log: RegistroDoEntregador;
   /** Pause between polls when nothing is due (ms). */
   intervaloMs?: number;
+  /**
+   * Pause after a pass that sent something (ms): while events keep coming they go in small
+   * batches a few times a second, not in a burst every `intervaloMs`.
+   */
+  intervaloAtivoMs?: number;
   /** Events claimed per poll. */
   lote?: number;
   /**
@@ -71,6 +76,7 @@ const MAXIMO_POR_CHAMADA = 100;
 export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
   const repo = criarRepositorioOutbox(opcoes.db);
   const intervaloMs = opcoes.intervaloMs ?? 1000;
+  const intervaloAtivoMs = opcoes.intervaloAtivoMs ?? 50;
   const lote = Math.min(opcoes.lote ?? MAXIMO_POR_CHAMADA, MAXIMO_POR_CHAMADA);
   const reservaSegundos = opcoes.reservaSegundos ?? 60;
   const tempoLimiteMs = opcoes.tempoLimiteMs ?? 15_000;
@@ -221,9 +227,11 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
   async function laco(): Promise<void> {
     while (ativo) {
       let cheio = false;
+      let enviou = false;
       try {
         const { entregues, adiados, descartados } = await entregarPendentes();
         cheio = entregues + adiados + descartados >= lote;
+        enviou = entregues > 0;
         if (Date.now() - ultimaLimpeza > LIMPEZA_A_CADA_MS) {
           ultimaLimpeza = Date.now();
           await repo.limpar(diasDeRetencao);
@@ -231,11 +239,14 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
       } catch (err) {
         opcoes.log.error({ err }, 'outbox: falha ao ler os eventos pendentes');
       }
-      // A full batch may have more behind it: go on at once.
+      // A full batch may have more behind it: go on at once. Events that keep coming are sent
+      // soon after they commit (a notification within a second of its booking), and spread
+      // out: a burst of a second's events every second showed as a latency spike of the
+      // bookings themselves (bench:locacoes).
       if (cheio || !ativo) continue;
       await new Promise<void>((resolver) => {
         acordar = resolver;
-        temporizador = setTimeout(resolver, intervaloMs);
+        temporizador = setTimeout(resolver, enviou ? intervaloAtivoMs : intervaloMs);
       });
       acordar = undefined;
     }
