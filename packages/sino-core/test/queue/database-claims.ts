@@ -161,7 +161,10 @@ export function databaseClaims(label: string, database: () => Promise<Executor>)
       expect(seen.map((j) => j.data)).toEqual([0]);
       held.open();
       await expect.poll(() => seen.length).toBe(4);
-      expect(seen.map((j) => j.data)).toEqual([0, 1, 2, 3]);
+      // Waiting jobs first, then the one enqueued behind them. Jobs due at the same instant
+      // (PGlite's clock can give 1 and 2 the same one) have no order among them.
+      const order = seen.map((j) => j.data);
+      expect([order[0], [...order.slice(1, 3)].sort(), order[3]]).toEqual([0, [1, 2], 3]);
       await queue.stop();
       expect(errors).toEqual([]);
     });
