@@ -656,11 +656,10 @@ export class SinoInbox {
   }
 
   private abortedSince(generation: number): { readonly aborted: boolean } {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const self = this;
+    const aborted = () => this.disposed || this.generation !== generation;
     return {
       get aborted() {
-        return self.disposed || self.generation !== generation;
+        return aborted();
       },
     };
   }
