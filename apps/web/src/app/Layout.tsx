@@ -1,7 +1,10 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { itensDoMenu, paths } from '../config/paths';
 import { useSessao, useUsuario } from '../lib/sessao';
+
+// The bell carries the inbox client (socket, sanitiser): its own chunk, loaded after the page.
+const Campainha = lazy(() => import('../features/notificacoes/componentes/Campainha'));
 
 const PAPEIS = { cliente: 'Cliente', funcionario: 'Funcionário', admin: 'Administrador' } as const;
 
@@ -52,6 +55,9 @@ export function Layout() {
             ))}
           </ul>
           <div className="menu__usuario">
+            <Suspense fallback={<span className="campainha campainha--reservada" aria-hidden />}>
+              <Campainha />
+            </Suspense>
             <span>
               {usuario.nome} <small>({PAPEIS[usuario.papel]})</small>
             </span>
