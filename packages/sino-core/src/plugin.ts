@@ -27,7 +27,7 @@ import { eventRoutes } from './modules/events/routes.js';
 import { environmentMessageRoutes } from './modules/messages/environment-routes.js';
 import { activityRoutes } from './modules/activity/routes.js';
 import { createJobQueue } from './queue/factory.js';
-import type { EngineTask } from './engine/ports.js';
+import type { SinoTask } from './tasks.js';
 
 /**
  * Sino's HTTP API under `/v1`, with its own validator, serializer and error handler (English,
@@ -91,7 +91,7 @@ export const sinoCore = fp<SinoOptions>(
       redisUrl: options.redisUrl,
     });
     app.addHook('preClose', () => gateway.close());
-    const queue = await createJobQueue<EngineTask>({
+    const queue = await createJobQueue<SinoTask>({
       name: 'sino-jobs',
       database: options.database,
       redisUrl: options.redisUrl,
@@ -110,9 +110,15 @@ export const sinoCore = fp<SinoOptions>(
       prefix: string;
     });
     if (options.runWorkers !== false) {
-      await queue.work((job) => services.engine.process(job.data), {
-        concurrency: options.workerConcurrency ?? 24,
-      });
+      await queue.work(
+        ({ data }) =>
+          data.kind === 'wake-snoozed'
+            ? services.messages.wakeSnoozed(data)
+            : services.engine.process(data),
+        {
+          concurrency: options.workerConcurrency ?? 24,
+        },
+      );
     }
   },
   { name: 'sino-core', fastify: '5.x' },

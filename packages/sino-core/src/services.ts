@@ -2,7 +2,7 @@ import type { SinoOptions } from './context.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RealtimePublisher } from './realtime/port.js';
 import type { JobQueue } from './queue/port.js';
-import type { EngineTask } from './engine/ports.js';
+import type { SinoTask } from './tasks.js';
 import { createWorkflowEngine } from './engine/wiring.js';
 import { createWorkflowCache } from './engine/workflow-cache.js';
 import { createSecretBox } from './secret-box.js';
@@ -27,7 +27,7 @@ import { createActivityService } from './modules/activity/service.js';
 export function createSinoServices(
   options: SinoOptions,
   realtime: RealtimePublisher,
-  queue: JobQueue<EngineTask>,
+  queue: JobQueue<SinoTask>,
   log: FastifyBaseLogger,
 ) {
   const secrets = createSecretBox(options.encryptionKey);
@@ -40,7 +40,12 @@ export function createSinoServices(
   const rateLimits = createRateLimits(options.rateLimit);
   const tokens = createWidgetTokens(options.widgetTokenSecret);
   const session = createSessionService({ identity, subscribers, tokens });
-  const messages = createMessageService({ db: options.db, subscribers, realtime });
+  const messages = createMessageService({
+    db: options.db,
+    subscribers,
+    realtime,
+    scheduler: queue,
+  });
   const workflowCache = createWorkflowCache();
   const workflows = createWorkflowService({
     db: options.db,

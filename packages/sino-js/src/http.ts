@@ -130,6 +130,37 @@ export class WidgetApi {
     await this.request('POST', '/messages/bulk/delete', { body: { messageIds } });
   }
 
+  // Sino's additions to Novu's widget API: archive and snooze.
+
+  async archive(messageId: string): Promise<Message> {
+    return this.call<Message>('POST', `/messages/${encodeURIComponent(messageId)}/archive`);
+  }
+
+  async unarchive(messageId: string): Promise<Message> {
+    return this.call<Message>('POST', `/messages/${encodeURIComponent(messageId)}/unarchive`);
+  }
+
+  /** Archives every read message (of the feed(s), when given): answers how many. */
+  async archiveRead(feedId?: string | string[]): Promise<number> {
+    return this.call<number>('POST', '/messages/archive-read', { body: feedId ? { feedId } : {} });
+  }
+
+  /** Hides a message until `until`; it comes back unseen and unread then. */
+  async snooze(messageId: string, until: Date): Promise<Message> {
+    return this.call<Message>('POST', `/messages/${encodeURIComponent(messageId)}/snooze`, {
+      body: { until: until.toISOString() },
+    });
+  }
+
+  async unsnooze(messageId: string): Promise<Message> {
+    return this.call<Message>('POST', `/messages/${encodeURIComponent(messageId)}/unsnooze`);
+  }
+
+  /** A page of the archive (newest archived first) or of the snoozed messages (soonest back first). */
+  async outOfInbox(which: 'archived' | 'snoozed', page: number = FIRST_PAGE): Promise<FeedPage> {
+    return this.request<FeedPage>('GET', `/notifications/${which}`, { query: { page } });
+  }
+
   async updateAction(
     messageId: string,
     type: ButtonType,

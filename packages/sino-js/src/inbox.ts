@@ -437,6 +437,23 @@ export class SinoInbox {
   }
 
   /** Many loaded pages can hold more ids than one request takes: sent 100 at a time. */
+  /** A change that takes a message out of the inbox: gone from the loaded feeds at once. */
+  private async takeOut(messageId: string, change: () => Promise<unknown>): Promise<void> {
+    const generation = this.generation;
+    await this.mutate(change);
+    if (generation !== this.generation) return;
+    for (const [storeId, feed] of Object.entries(this.state.stores)) {
+      if (!feed.notifications.some((m) => m._id === messageId)) continue;
+      const pages = feed.pages.map((p) => ({
+        ...p,
+        data: p.data.filter((m) => m._id !== messageId),
+      }));
+      this.patchFeed(storeId, { pages, notifications: pages.flatMap((p) => p.data) });
+    }
+    // The pages shift by one: read them again (the counts come over the socket).
+    await this.refetchFeeds();
+  }
+
   private async markInChunks(ids: string[], mark: MarkAs): Promise<void> {
     for (let i = 0; i < ids.length; i += MARK_CHUNK)
       await this.markAs(ids.slice(i, i + MARK_CHUNK), mark);
@@ -452,6 +469,46 @@ export class SinoInbox {
   async removeAll(feedIdentifier?: string): Promise<void> {
     await this.mutate(() => this.api.removeAll(feedIdentifier));
     await this.refetchFeeds();
+  }
+
+  /**
+   * Archives a message (Sino only): it leaves the feed and the counts at once, and stays in the
+   * archive (`fetchOutOfInbox('archived')`) until `unarchive`.
+   */
+  async archive(messageId: string): Promise<void> {
+    await this.takeOut(messageId, () => this.api.archive(messageId));
+  }
+
+  /** Brings an archived message back into the feed. */
+  async unarchive(messageId: string): Promise<void> {
+    await this.mutate(() => this.api.unarchive(messageId));
+    await this.refetchFeeds();
+  }
+
+  /** Archives every read message (of one feed when given): answers how many. */
+  async archiveRead(feedIdentifier?: string): Promise<number> {
+    const archived = await this.mutate(() => this.api.archiveRead(feedIdentifier));
+    await this.refetchFeeds();
+    return archived;
+  }
+
+  /**
+   * Snoozes a message until `until` (Sino only): it leaves the feed at once and comes back
+   * unseen and unread then, announced over the socket like a new one.
+   */
+  async snooze(messageId: string, until: Date): Promise<void> {
+    await this.takeOut(messageId, () => this.api.snooze(messageId, until));
+  }
+
+  /** Ends a snooze now. */
+  async unsnooze(messageId: string): Promise<void> {
+    await this.mutate(() => this.api.unsnooze(messageId));
+    await this.refetchFeeds();
+  }
+
+  /** A page of the archive or of the snoozed messages (not kept in the store). */
+  fetchOutOfInbox(which: 'archived' | 'snoozed', page: number = FIRST_PAGE): Promise<FeedPage> {
+    return this.query(`${which}:${page}`, () => this.api.outOfInbox(which, page));
   }
 
   /** An action button was clicked: its status (and payload) is stored, the copy replaced. */

@@ -48,6 +48,10 @@ export interface Message {
   };
   createdAt: string;
   updatedAt?: string;
+  /** Sino only: when it was archived (messages of the archive). */
+  archivedAt?: string;
+  /** Sino only: when a snoozed message comes back. */
+  snoozedUntil?: string;
 }
 
 export interface FeedPage {

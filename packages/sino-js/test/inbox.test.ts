@@ -576,6 +576,48 @@ describe('messages (section 4 rules)', () => {
     expect(feed(h.inbox.getSnapshot()).notifications).toEqual([]);
   });
 
+  it('archive takes a message out of the feed at once; unarchive and archive-read (Sino only)', async () => {
+    await reset(3);
+    await h.inbox.archive(ids[1]!);
+    expect(h.last(`POST /messages/${ids[1]}/archive`)).toBeDefined();
+    expect(feed(h.inbox.getSnapshot()).notifications.map((m) => m._id)).toEqual([ids[0], ids[2]]);
+    const archive = await h.inbox.fetchOutOfInbox('archived');
+    expect(archive.data.map((m) => m._id)).toEqual([ids[1]]);
+    expect(archive.data[0]!.archivedAt).toEqual(expect.any(String));
+    await eventually(() => h.inbox.getSnapshot().unseenCount === 2);
+
+    await h.inbox.unarchive(ids[1]!);
+    expect(feed(h.inbox.getSnapshot()).notifications.map((m) => m._id)).toEqual(ids);
+
+    await h.inbox.markAsRead([ids[0]!, ids[2]!]);
+    expect(await h.inbox.archiveRead()).toBe(2);
+    expect(h.last('POST /messages/archive-read').body).toEqual({});
+    expect(feed(h.inbox.getSnapshot()).notifications.map((m) => m._id)).toEqual([ids[1]]);
+  });
+
+  it('snooze hides a message until its time; it comes back unread over the socket (Sino only)', async () => {
+    await reset(2, { seen: true, read: true });
+    const until = new Date(Date.now() + 1_500);
+    await h.inbox.snooze(ids[0]!, until);
+    expect(h.last(`POST /messages/${ids[0]}/snooze`).body).toEqual({
+      until: until.toISOString(),
+    });
+    expect(feed(h.inbox.getSnapshot()).notifications.map((m) => m._id)).toEqual([ids[1]]);
+    const snoozed = await h.inbox.fetchOutOfInbox('snoozed');
+    expect(snoozed.data.map((m) => [m._id, m.snoozedUntil])).toEqual([
+      [ids[0], until.toISOString()],
+    ]);
+    // Back by itself: the socket's counts make the inbox refetch its feed.
+    await eventually(() => h.inbox.getSnapshot().unreadCount === 1, 10_000);
+    await eventually(() => feed(h.inbox.getSnapshot()).notifications.length === 2);
+    expect(flags(ids[0]!)).toEqual({ seen: false, read: false });
+
+    await h.inbox.snooze(ids[1]!, new Date(Date.now() + 60_000));
+    await h.inbox.unsnooze(ids[1]!);
+    expect(feed(h.inbox.getSnapshot()).notifications.map((m) => m._id)).toEqual(ids);
+    expect(flags(ids[1]!)).toEqual({ seen: true, read: true });
+  });
+
   it('clicking a notification marks it read and logs the click', async () => {
     await reset(1, { cta: { type: 'redirect', data: { url: '/reservas/1' } } });
     await h.inbox.clickNotification(message(ids[0]!));

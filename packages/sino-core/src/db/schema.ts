@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   char,
@@ -385,6 +386,17 @@ export interface MessageCta {
   };
 }
 
+/**
+ * A message is in the inbox (feed and counts) when it is not deleted, not archived and not
+ * snoozed. Written out in full, not as a generated column: adding a stored generated column
+ * rewrites the whole table (decision 019).
+ */
+export const inInboxOf = (t: {
+  deleted: AnyPgColumn;
+  archivedAt: AnyPgColumn;
+  snoozedUntil: AnyPgColumn;
+}) => sql`not ${t.deleted} and ${t.archivedAt} is null and ${t.snoozedUntil} is null`;
+
 export const messages = sino.table(
   'messages',
   {
@@ -419,20 +431,34 @@ export const messages = sino.table(
     lastSeenDate: at('last_seen_date'),
     lastReadDate: at('last_read_date'),
     deleted: boolean('deleted').notNull().default(false),
+    /** When the subscriber archived it (out of the inbox until unarchived); null otherwise. */
+    archivedAt: at('archived_at'),
+    /** Out of the inbox until this time, when it comes back unread; null when not snoozed. */
+    snoozedUntil: at('snoozed_until'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
-    // The feed and the counts read only a subscriber's live in-app messages, newest first.
+    // The feed and the counts read only a subscriber's in-app messages in the inbox (live,
+    // neither archived nor snoozed), newest first. The repository writes the same predicate
+    // literally (`inInbox`), so the planner uses these indexes and counts index-only.
     index('messages_subscriber_feed')
       .on(t.subscriberId, t.createdAt.desc(), t.id.desc())
-      .where(sql`${t.channel} = 'in_app' and not ${t.deleted}`),
+      .where(sql`${t.channel} = 'in_app' and ${inInboxOf(t)}`),
     index('messages_subscriber_unseen')
       .on(t.subscriberId, t.feedId)
-      .where(sql`${t.channel} = 'in_app' and not ${t.deleted} and not ${t.seen}`),
+      .where(sql`${t.channel} = 'in_app' and ${inInboxOf(t)} and not ${t.seen}`),
     index('messages_subscriber_unread')
       .on(t.subscriberId, t.feedId)
-      .where(sql`${t.channel} = 'in_app' and not ${t.deleted} and not ${t.read}`),
+      .where(sql`${t.channel} = 'in_app' and ${inInboxOf(t)} and not ${t.read}`),
+    // The archive, newest archived first (only archived rows: small).
+    index('messages_subscriber_archived')
+      .on(t.subscriberId, t.archivedAt.desc(), t.id.desc())
+      .where(sql`${t.channel} = 'in_app' and not ${t.deleted} and ${t.archivedAt} is not null`),
+    // Snoozed messages, soonest back first (only snoozed rows: small).
+    index('messages_subscriber_snoozed')
+      .on(t.subscriberId, t.snoozedUntil, t.id.desc())
+      .where(sql`${t.channel} = 'in_app' and not ${t.deleted} and ${t.snoozedUntil} is not null`),
     index('messages_environment_transaction').on(t.environmentId, t.transactionId),
     // A job sends one message: a job run again after a crash (at-least-once) finds it sent.
     uniqueIndex('messages_job').on(t.jobId),

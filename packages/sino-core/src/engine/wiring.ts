@@ -10,12 +10,11 @@ import type { MessageService } from '../modules/messages/service.js';
 import { createEventsService } from '../modules/events/service.js';
 import { createTenantRepository } from '../modules/tenants/repository.js';
 import { createTopicRepository } from '../modules/topics/repository.js';
-import type { JobQueue } from '../queue/port.js';
 import { createEngine, subscriberView } from './engine.js';
 import { createEngineRepository, inEngineTransaction } from './repository.js';
 import { createRecipientResolver } from './recipients.js';
 import type { WorkflowCache } from './workflow-cache.js';
-import type { EngineTask } from './ports.js';
+import type { EngineQueue } from './ports.js';
 
 /**
  * Puts the engine together from Sino's parts: templates, filters, preferences, in-app
@@ -23,7 +22,7 @@ import type { EngineTask } from './ports.js';
  */
 export function createWorkflowEngine(deps: {
   db: Database;
-  queue: JobQueue<EngineTask>;
+  queue: EngineQueue;
   identity: IdentityService;
   subscribers: SubscriberRepository;
   messages: MessageService;

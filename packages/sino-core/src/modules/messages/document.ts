@@ -37,6 +37,9 @@ export interface MessageDocument {
   createdAt: string;
   updatedAt: string;
   subscriber?: MessageSubscriber;
+  /** Sino's additions, present only when set (a Novu client never sees them otherwise). */
+  archivedAt?: string;
+  snoozedUntil?: string;
 }
 
 export const messageSubscriber = (s: Subscriber): MessageSubscriber => ({
@@ -82,5 +85,7 @@ export function toMessageDocument(
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     ...(extras.subscriber && { subscriber: extras.subscriber }),
+    ...(row.archivedAt && { archivedAt: row.archivedAt.toISOString() }),
+    ...(row.snoozedUntil && { snoozedUntil: row.snoozedUntil.toISOString() }),
   };
 }

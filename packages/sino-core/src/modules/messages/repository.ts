@@ -1,6 +1,13 @@
 import { and, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
-import { feeds, messages, notifications, subscribers, type MessageCta } from '../../db/schema.js';
+import {
+  feeds,
+  inInboxOf,
+  messages,
+  notifications,
+  subscribers,
+  type MessageCta,
+} from '../../db/schema.js';
 import { isId, newId } from '../../ids.js';
 import type { ActorType } from '@sino/shared';
 
@@ -45,17 +52,17 @@ export interface NewInAppMessage {
   actor: { type: ActorType; data: string | null } | null;
 }
 
-/** How many rows a statement changed, and how many of them were unseen or unread before it. */
+/**
+ * How many rows a statement changed, and how many of them the unseen and unread counts held
+ * before it (unseen or unread, and in the inbox).
+ */
 export interface ChangeTally {
   modified: number;
   unseen: number;
   unread: number;
 }
 
-/**
- * Conditions shared by every statement: the subscriber's own live in-app messages, written
- * literally so the planner matches the partial indexes (`messages_subscriber_*`).
- */
+/** The subscriber's own live (not deleted) in-app messages: what a call naming ids may touch. */
 function own(scope: MessageScope): SQL[] {
   return [
     eq(messages.subscriberId, scope.subscriberId),
@@ -65,8 +72,24 @@ function own(scope: MessageScope): SQL[] {
   ];
 }
 
+/** Live, neither archived nor snoozed: in the feed and the counts. */
+const IN_INBOX = inInboxOf(messages);
+
+/**
+ * The subscriber's in-app messages in the inbox (feed, counts, mark-all), written literally
+ * as the partial indexes' predicate (`messages_subscriber_*`) so the planner matches them.
+ */
+function inbox(scope: MessageScope): SQL[] {
+  return [
+    eq(messages.subscriberId, scope.subscriberId),
+    eq(messages.environmentId, scope.environmentId),
+    sql`${messages.channel} = 'in_app'`,
+    IN_INBOX,
+  ];
+}
+
 function matching(scope: MessageScope, filter: MessageFilter): SQL[] {
-  const conditions = own(scope);
+  const conditions = inbox(scope);
   if (filter.feedIdentifiers) conditions.push(inFeeds(scope.environmentId, filter.feedIdentifiers));
   if (filter.seen !== undefined)
     conditions.push(filter.seen ? sql`${messages.seen}` : sql`not ${messages.seen}`);
@@ -96,18 +119,18 @@ async function tally(db: Database, changed: SQL): Promise<ChangeTally> {
   return result.rows[0] ?? { modified: 0, unseen: 0, unread: 0 };
 }
 
-/** The subscriber's own live in-app messages, as placeholders (prepared statements). */
-const ownPrepared = (): SQL[] => [
+/** The subscriber's in-app messages in the inbox, as placeholders (prepared statements). */
+const inboxPrepared = (): SQL[] => [
   eq(messages.subscriberId, sql.placeholder('subscriberId')),
   eq(messages.environmentId, sql.placeholder('environmentId')),
   sql`${messages.channel} = 'in_app'`,
-  sql`not ${messages.deleted}`,
+  IN_INBOX,
 ];
 
 export function createMessageRepository(db: Database) {
   // Both counts follow every new message and every mark: prepared once, on first use.
   const upTo = (condition: SQL) =>
-    sql<number>`(select count(*)::int from (select 1 from ${messages} where ${and(...ownPrepared(), condition)} limit ${sql.placeholder('cap')}) as capped)`;
+    sql<number>`(select count(*)::int from (select 1 from ${messages} where ${and(...inboxPrepared(), condition)} limit ${sql.placeholder('cap')}) as capped)`;
   const countsStatement = () =>
     db
       .select({
@@ -124,7 +147,8 @@ export function createMessageRepository(db: Database) {
   const others = (condition: SQL) =>
     sql<number>`(select count(*)::int from (select 1 from ${messages} as other
       where other.subscriber_id = ${sql.placeholder('subscriberId')}
-        and other.channel = 'in_app' and not other.deleted and ${condition}
+        and other.channel = 'in_app' and not other.deleted
+        and other.archived_at is null and other.snoozed_until is null and ${condition}
       limit ${sql.placeholder('othersCap')}) as capped)`;
   // Every engine's in-app step runs it: prepared once, on first use.
   const insertInAppStatement = () =>
@@ -165,7 +189,7 @@ export function createMessageRepository(db: Database) {
       .where(and(...conditions))
       .orderBy(desc(messages.createdAt), desc(messages.id));
   const wholeFeedStatement = () =>
-    feedQuery(ownPrepared())
+    feedQuery(inboxPrepared())
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
       .prepare('sino_feed_page');
@@ -264,7 +288,8 @@ export function createMessageRepository(db: Database) {
      * touched; the tally says how many were unseen or unread before.
      */
     markAll(scope: MessageScope, markAs: MarkAllAs, feedIdentifiers?: string[]) {
-      const target = [...own(scope)];
+      // Archived and snoozed messages are out of the inbox: a snoozed one comes back unread.
+      const target = inbox(scope);
       if (feedIdentifiers) target.push(inFeeds(scope.environmentId, feedIdentifiers));
       const changes: Record<MarkAllAs, { where: SQL; set: SQL }> = {
         read: {
@@ -318,8 +343,133 @@ export function createMessageRepository(db: Database) {
         db,
         sql`update ${messages} set deleted = true, updated_at = now()
             where ${and(...conditions)}
+            returning (seen or archived_at is not null or snoozed_until is not null) as "was_seen",
+                      (read or archived_at is not null or snoozed_until is not null) as "was_read"`,
+      );
+    },
+
+    /**
+     * Moves one of the subscriber's messages into the archive (out of the feed and the counts)
+     * or back into the inbox. Archiving a snoozed message ends the snooze. Undefined when the
+     * message is not theirs or gone.
+     */
+    async setArchived(
+      scope: MessageScope,
+      id: string,
+      archived: boolean,
+    ): Promise<MessageRow | undefined> {
+      if (!isId(id)) return undefined;
+      const [row] = await db
+        .update(messages)
+        .set({
+          archivedAt: archived ? sql`coalesce(${messages.archivedAt}, now())` : null,
+          snoozedUntil: null,
+          updatedAt: sql`now()`,
+        })
+        .where(and(...own(scope), eq(messages.id, id)))
+        .returning();
+      return row;
+    },
+
+    /** Archives every read message in the inbox (of those feeds); the tally of the change. */
+    archiveRead(scope: MessageScope, feedIdentifiers?: string[]) {
+      const target = inbox(scope);
+      if (feedIdentifiers) target.push(inFeeds(scope.environmentId, feedIdentifiers));
+      return tally(
+        db,
+        sql`update ${messages} set archived_at = now(), updated_at = now()
+            where ${and(...target, sql`${messages.read}`)}
             returning seen as "was_seen", read as "was_read"`,
       );
+    },
+
+    /**
+     * Takes one of the subscriber's messages out of the inbox until `until` (a later snooze
+     * replaces an earlier one; a snoozed archived message leaves the archive).
+     */
+    async snooze(scope: MessageScope, id: string, until: Date): Promise<MessageRow | undefined> {
+      if (!isId(id)) return undefined;
+      const [row] = await db
+        .update(messages)
+        .set({ snoozedUntil: until, archivedAt: null, updatedAt: sql`now()` })
+        .where(and(...own(scope), eq(messages.id, id)))
+        .returning();
+      return row;
+    },
+
+    /** Ends a snooze now: the message is back in the inbox as it was. */
+    async unsnooze(scope: MessageScope, id: string): Promise<MessageRow | undefined> {
+      if (!isId(id)) return undefined;
+      const [row] = await db
+        .update(messages)
+        .set({ snoozedUntil: null, updatedAt: sql`now()` })
+        .where(and(...own(scope), eq(messages.id, id), sql`${messages.snoozedUntil} is not null`))
+        .returning();
+      return row;
+    },
+
+    /**
+     * The snooze that ends at `until` is over: the message comes back unseen and unread. When
+     * the database's clock has not reached `until` yet (the queue ran the job early by another
+     * clock), answers how long is left; when the message was deleted, unsnoozed or snoozed
+     * again meanwhile, answers neither (that snooze is no longer this job's).
+     */
+    async wake(
+      id: string,
+      until: Date,
+    ): Promise<{ row: MessageRow } | { leftMs: number } | undefined> {
+      if (!isId(id)) return undefined;
+      const [row] = await db
+        .update(messages)
+        .set({ snoozedUntil: null, seen: false, read: false, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(messages.id, id),
+            sql`not ${messages.deleted}`,
+            eq(messages.snoozedUntil, until),
+            sql`${messages.snoozedUntil} <= now()`,
+          ),
+        )
+        .returning();
+      if (row) return { row };
+      const [left] = await db
+        .select({
+          ms: sql<number>`ceil(extract(epoch from ${messages.snoozedUntil} - now()) * 1000)::float8`,
+        })
+        .from(messages)
+        .where(
+          and(eq(messages.id, id), sql`not ${messages.deleted}`, eq(messages.snoozedUntil, until)),
+        );
+      return left ? { leftMs: Math.max(1, left.ms) } : undefined;
+    },
+
+    /**
+     * A page of the subscriber's archive (newest archived first) or of its snoozed messages
+     * (soonest back first), one extra row telling `hasMore`.
+     */
+    outOfInbox(
+      scope: MessageScope,
+      which: 'archived' | 'snoozed',
+      page: { offset: number; limit: number },
+    ): Promise<MessageRow[]> {
+      const base = [
+        eq(messages.subscriberId, scope.subscriberId),
+        eq(messages.environmentId, scope.environmentId),
+        sql`${messages.channel} = 'in_app'`,
+        sql`not ${messages.deleted}`,
+      ];
+      const query = db.select().from(messages);
+      return (
+        which === 'archived'
+          ? query
+              .where(and(...base, sql`${messages.archivedAt} is not null`))
+              .orderBy(desc(messages.archivedAt), desc(messages.id))
+          : query
+              .where(and(...base, sql`${messages.snoozedUntil} is not null`))
+              .orderBy(messages.snoozedUntil, desc(messages.id))
+      )
+        .limit(page.limit)
+        .offset(page.offset);
     },
 
     /** Stores a CTA button's outcome: `cta.action.status` and `cta.action.result`. */

@@ -61,6 +61,10 @@ export const messageDocument = z.object({
       subscriberId: z.string(),
     })
     .optional(),
+  /** Sino: when the subscriber archived it (only in the archive). */
+  archivedAt: z.string().optional(),
+  /** Sino: when a snoozed message comes back (only while snoozed). */
+  snoozedUntil: z.string().optional(),
 });
 
 export const feedAnswer = z.object({
@@ -151,3 +155,18 @@ export const actionBody = z.object({
 });
 
 export const messageIdParams = z.object({ messageId: z.string().max(100) });
+
+/** A page of the archive or of the snoozed messages (Sino's additions). */
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+export const snoozeBody = z.object({
+  until: z.iso
+    .datetime({
+      offset: true,
+      message: 'must be an ISO 8601 date-time, e.g. 2026-12-01T09:00:00Z',
+    })
+    .transform((v) => new Date(v)),
+});

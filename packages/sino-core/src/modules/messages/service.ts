@@ -18,6 +18,21 @@ import {
 /** Socket counts stop at 100; `hasMore` says there are more. */
 const SOCKET_COUNT_CAP = 100;
 
+/** The furthest a snooze may reach (the queue holds a delayed job for at most a year). */
+export const MAX_SNOOZE_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** The queue task that ends a snooze at `until` (ISO time); the worker runs `wakeSnoozed`. */
+export interface WakeSnoozedTask {
+  kind: 'wake-snoozed';
+  messageId: string;
+  until: string;
+}
+
+/** The slice of the durable queue the inbox uses: a snooze's end is a delayed job. */
+export interface SnoozeScheduler {
+  enqueue(task: WakeSnoozedTask, options: { delayMs: number; dedupeKey: string }): Promise<string>;
+}
+
 const INVALID_PAYLOAD = 'Invalid payload, the JSON object should be encoded to base64 string.';
 
 export interface FeedQuery {
@@ -96,8 +111,11 @@ export function createMessageService(deps: {
   db: Database;
   subscribers: SubscriberRepository;
   realtime: RealtimePublisher;
+  scheduler: SnoozeScheduler;
+  now?: () => Date;
 }) {
   const repo = createMessageRepository(deps.db);
+  const now = deps.now ?? (() => new Date());
 
   /** Sends the current unseen and/or unread counts (across feeds) to the subscriber's sockets. */
   async function emitCounts(scope: MessageScope, which: { unseen: boolean; unread: boolean }) {
@@ -121,6 +139,30 @@ export function createMessageService(deps: {
         unreadCount: Math.min(counts.unread, SOCKET_COUNT_CAP),
         hasMore: counts.unread > SOCKET_COUNT_CAP,
       });
+  }
+
+  /** A message entered or left the inbox: both counts, as the feed changed. */
+  const emitBoth = (scope: MessageScope) => emitCounts(scope, { unseen: true, unread: true });
+
+  /** Feed-shaped page of messages out of the inbox (archive, snoozed). */
+  async function outOfInboxPage(
+    subscriber: Subscriber,
+    which: 'archived' | 'snoozed',
+    query: { page: number; limit: number },
+  ): Promise<FeedPage> {
+    const rows = await repo.outOfInbox(scopeOf(subscriber), which, {
+      offset: query.page * query.limit,
+      limit: query.limit + 1,
+    });
+    const items = rows.slice(0, query.limit);
+    const recipient = messageSubscriber(subscriber);
+    return {
+      data: items.map((row) => toMessageDocument(row, { subscriber: recipient })),
+      totalCount: items.length,
+      hasMore: rows.length > query.limit,
+      pageSize: query.limit,
+      page: query.page,
+    };
   }
 
   /** After a delete: only the counts that changed. */
@@ -271,6 +313,85 @@ export function createMessageService(deps: {
       await emitChanged(scope, tally);
       return tally.modified;
     },
+
+    /**
+     * Archives one message (out of the feed and the counts, kept in the archive) or brings it
+     * back; 404 when it is not the subscriber's. Both counts follow.
+     */
+    async setArchived(
+      subscriber: Subscriber,
+      messageId: string,
+      archived: boolean,
+    ): Promise<MessageDocument> {
+      const scope = scopeOf(subscriber);
+      const row = await repo.setArchived(scope, messageId, archived);
+      if (!row) throw notFound(`Could not find a message with id ${messageId}`);
+      await emitBoth(scope);
+      return toMessageDocument(row);
+    },
+
+    /** Archives every read message (of those feeds); answers how many. */
+    async archiveRead(subscriber: Subscriber, feedIdentifiers?: string[]): Promise<number> {
+      const scope = scopeOf(subscriber);
+      const tally = await repo.archiveRead(scope, feedIdentifiers);
+      await emitChanged(scope, tally);
+      return tally.modified;
+    },
+
+    /**
+     * Snoozes one message until `until` (in the future, within a year): it leaves the inbox and
+     * comes back unseen and unread then, through a delayed queue job that survives restarts.
+     */
+    async snooze(subscriber: Subscriber, messageId: string, until: Date): Promise<MessageDocument> {
+      const delayMs = until.getTime() - now().getTime();
+      if (delayMs <= 0) throw badRequest('until must be a time in the future');
+      if (delayMs > MAX_SNOOZE_MS) throw badRequest('until must be at most 365 days ahead');
+      const scope = scopeOf(subscriber);
+      const row = await repo.snooze(scope, messageId, until);
+      if (!row) throw notFound(`Could not find a message with id ${messageId}`);
+      // Keyed by message and time: a client that retries the call schedules one job.
+      await deps.scheduler.enqueue(
+        { kind: 'wake-snoozed', messageId: row.id, until: until.toISOString() },
+        { delayMs, dedupeKey: `wake-snoozed:${row.id}:${until.getTime()}` },
+      );
+      await emitBoth(scope);
+      return toMessageDocument(row);
+    },
+
+    /** Ends a snooze now; the message is back as it was. 404 when it is not snoozed. */
+    async unsnooze(subscriber: Subscriber, messageId: string): Promise<MessageDocument> {
+      const scope = scopeOf(subscriber);
+      const row = await repo.unsnooze(scope, messageId);
+      if (!row) throw notFound(`Could not find a snoozed message with id ${messageId}`);
+      await emitBoth(scope);
+      return toMessageDocument(row);
+    },
+
+    /**
+     * The worker's side of a snooze: at its end the message comes back unseen and unread and
+     * is pushed like a new one. Run early by the queue's clock, it waits again for what is left.
+     */
+    async wakeSnoozed(task: WakeSnoozedTask): Promise<void> {
+      const until = new Date(task.until);
+      const outcome = await repo.wake(task.messageId, until);
+      if (!outcome) return;
+      if ('leftMs' in outcome) {
+        await deps.scheduler.enqueue(task, {
+          delayMs: outcome.leftMs,
+          dedupeKey: `wake-snoozed:${task.messageId}:${until.getTime()}:${Date.now()}`,
+        });
+        return;
+      }
+      await this.notifyNewMessage(toMessageDocument(outcome.row));
+    },
+
+    /** The archive, newest archived first, as a feed page. */
+    archived: (subscriber: Subscriber, query: { page: number; limit: number }) =>
+      outOfInboxPage(subscriber, 'archived', query),
+
+    /** The snoozed messages, soonest back first, as a feed page. */
+    snoozed: (subscriber: Subscriber, query: { page: number; limit: number }) =>
+      outOfInboxPage(subscriber, 'snoozed', query),
 
     /** Stores the outcome of a CTA button (`cta.action.status`, `cta.action.result`). */
     async updateAction(

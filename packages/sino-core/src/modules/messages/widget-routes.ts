@@ -16,6 +16,8 @@ import {
   messageIdParams,
   messagesAnswer,
   numberAnswer,
+  pageQuery,
+  snoozeBody,
 } from './schemas.js';
 
 const tags = ['Widget'];
@@ -217,6 +219,112 @@ export const widgetMessageRoutes: FastifyPluginAsync<SinoContext> = async (app, 
           payload: request.body.payload ?? undefined,
         },
       );
+      return reply.code(201).send({ data });
+    },
+  );
+
+  // ---- Sino's additions (not in Novu 0.24): archive and snooze ------------------------------
+
+  for (const [path, summary, which] of [
+    ['/notifications/archived', 'Archived in-app messages, newest archived first', 'archived'],
+    ['/notifications/snoozed', 'Snoozed in-app messages, soonest back first', 'snoozed'],
+  ] as const) {
+    r.get(
+      path,
+      {
+        onRequest,
+        schema: {
+          tags,
+          summary,
+          querystring: pageQuery,
+          response: { 200: feedAnswer, ...errors(400, 401) },
+        },
+      },
+      async (request) => messages[which](request.widget!.subscriber, request.query),
+    );
+  }
+
+  for (const [path, summary, archived] of [
+    ['/messages/:messageId/archive', 'Archives a message (out of the feed and counts)', true],
+    ['/messages/:messageId/unarchive', 'Brings an archived message back to the feed', false],
+  ] as const) {
+    r.post(
+      path,
+      {
+        onRequest,
+        schema: {
+          tags,
+          summary,
+          params: messageIdParams,
+          response: { 201: messageAnswer, ...errors(400, 401, 404) },
+        },
+      },
+      async (request, reply) => {
+        const data = await messages.setArchived(
+          request.widget!.subscriber,
+          request.params.messageId,
+          archived,
+        );
+        return reply.code(201).send({ data });
+      },
+    );
+  }
+
+  r.post(
+    '/messages/archive-read',
+    {
+      onRequest,
+      schema: {
+        tags,
+        summary: 'Archives every read message (of the given feed identifiers); answers how many',
+        body: feedIdsBody,
+        response: { 201: numberAnswer, ...errors(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const data = await messages.archiveRead(
+        request.widget!.subscriber,
+        listOf(request.body?.feedId),
+      );
+      return reply.code(201).send({ data });
+    },
+  );
+
+  r.post(
+    '/messages/:messageId/snooze',
+    {
+      onRequest,
+      schema: {
+        tags,
+        summary: 'Snoozes a message until a time; it comes back unseen and unread then',
+        params: messageIdParams,
+        body: snoozeBody,
+        response: { 201: messageAnswer, ...errors(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const data = await messages.snooze(
+        request.widget!.subscriber,
+        request.params.messageId,
+        request.body.until,
+      );
+      return reply.code(201).send({ data });
+    },
+  );
+
+  r.post(
+    '/messages/:messageId/unsnooze',
+    {
+      onRequest,
+      schema: {
+        tags,
+        summary: 'Ends a snooze now: the message is back in the feed as it was',
+        params: messageIdParams,
+        response: { 201: messageAnswer, ...errors(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const data = await messages.unsnooze(request.widget!.subscriber, request.params.messageId);
       return reply.code(201).send({ data });
     },
   );

@@ -1,0 +1,10 @@
+DROP INDEX "sino"."messages_subscriber_feed";--> statement-breakpoint
+DROP INDEX "sino"."messages_subscriber_unseen";--> statement-breakpoint
+DROP INDEX "sino"."messages_subscriber_unread";--> statement-breakpoint
+ALTER TABLE "sino"."messages" ADD COLUMN "archived_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "sino"."messages" ADD COLUMN "snoozed_until" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "messages_subscriber_archived" ON "sino"."messages" USING btree ("subscriber_id","archived_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "sino"."messages"."channel" = 'in_app' and not "sino"."messages"."deleted" and "sino"."messages"."archived_at" is not null;--> statement-breakpoint
+CREATE INDEX "messages_subscriber_snoozed" ON "sino"."messages" USING btree ("subscriber_id","snoozed_until","id" DESC NULLS LAST) WHERE "sino"."messages"."channel" = 'in_app' and not "sino"."messages"."deleted" and "sino"."messages"."snoozed_until" is not null;--> statement-breakpoint
+CREATE INDEX "messages_subscriber_feed" ON "sino"."messages" USING btree ("subscriber_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "sino"."messages"."channel" = 'in_app' and not "sino"."messages"."deleted" and "sino"."messages"."archived_at" is null and "sino"."messages"."snoozed_until" is null;--> statement-breakpoint
+CREATE INDEX "messages_subscriber_unseen" ON "sino"."messages" USING btree ("subscriber_id","feed_id") WHERE "sino"."messages"."channel" = 'in_app' and not "sino"."messages"."deleted" and "sino"."messages"."archived_at" is null and "sino"."messages"."snoozed_until" is null and not "sino"."messages"."seen";--> statement-breakpoint
+CREATE INDEX "messages_subscriber_unread" ON "sino"."messages" USING btree ("subscriber_id","feed_id") WHERE "sino"."messages"."channel" = 'in_app' and not "sino"."messages"."deleted" and "sino"."messages"."archived_at" is null and "sino"."messages"."snoozed_until" is null and not "sino"."messages"."read";
