@@ -20,6 +20,8 @@ export interface SinoContextValue {
   /** The client of the current mount; null until the provider's effect has created it. */
   inbox: SinoInbox | null;
   translations: LoadedTranslations;
+  /** The provider's `backendUrl` (the footer's default link). */
+  backendUrl: string;
 }
 
 export const SinoContext = createContext<SinoContextValue | null>(null);

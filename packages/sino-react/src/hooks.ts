@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import {
   DEFAULT_FETCHING_STRATEGY,
   DEFAULT_STORE_ID,
@@ -12,7 +12,13 @@ import {
   type SinoInbox,
 } from '@sino/js';
 import { useSinoContext } from './context.js';
-import { interpolate, plural, relativeTime, type TranslationKey } from './i18n/index.js';
+import {
+  formatDate,
+  interpolate,
+  plural,
+  relativeTime,
+  type TranslationKey,
+} from './i18n/index.js';
 
 const noSubscription = () => () => {};
 
@@ -93,7 +99,18 @@ const actions = {
   updatePreference: (i: SinoInbox, templateId: string, channel: ChannelType, enabled: boolean) =>
     i.updatePreference(templateId, channel, enabled),
   fetchPreferences: (i: SinoInbox) => i.fetchPreferences(),
+  fetchGlobalPreferences: (i: SinoInbox) => i.fetchGlobalPreferences(),
+  updateGlobalPreferences: (i: SinoInbox, update: GlobalPreferencesUpdate) =>
+    i.updateGlobalPreferences(update),
+  initialize: (i: SinoInbox) => i.initialize(),
+  refetchFeeds: (i: SinoInbox) => i.refetchFeeds(),
 };
+
+/** The spec's global update: channel-typed entries and/or the enabled flag. */
+export interface GlobalPreferencesUpdate {
+  enabled?: boolean;
+  preferences?: { type: ChannelType; enabled: boolean }[];
+}
 
 export interface UseNotificationsResult {
   storeId: string;
@@ -214,11 +231,39 @@ export function usePreferences() {
   };
 }
 
+/**
+ * The subscriber's global preferences (all workflows at once: channels and the enabled flag).
+ * Mounting it turns on fetching of global preferences (the spec's
+ * `fetchUserGlobalPreferences`); `updateGlobalPreferences` sends the spec's global update and
+ * the answer replaces the cached entry.
+ */
+export function useGlobalPreferences() {
+  const { inbox } = useSinoContext();
+  const state = useInboxState();
+  useEffect(() => {
+    void inbox?.setFetchingStrategy({ fetchUserGlobalPreferences: true });
+  }, [inbox]);
+  const updateGlobalPreferences = useAction(actions.updateGlobalPreferences);
+  const refetch = useAction(actions.fetchGlobalPreferences);
+  const { items, status, updating } = state.globalPreferences;
+  return {
+    globalPreferences: items,
+    /** The first (and in practice only) entry's preference, null until fetched. */
+    preference: items[0]?.preference ?? null,
+    status,
+    isLoading: status === 'loading',
+    isUpdating: updating,
+    updateGlobalPreferences,
+    refetch,
+  };
+}
+
 /** Session status, profile, socket status and organization; `logout` drops the session. */
 export function useSession() {
   const { inbox } = useSinoContext();
   const state = useInboxState();
   const logout = useCallback(() => inbox?.logout(), [inbox]);
+  const retry = useAction(actions.initialize);
   return {
     status: state.session.status,
     isInitialized: state.session.status === 'initialized',
@@ -227,7 +272,47 @@ export function useSession() {
     socket: state.socket,
     organization: state.organization,
     logout,
+    /** Starts the session again (after a failed one); what the strategy asks for follows. */
+    retry,
   };
+}
+
+/**
+ * True while the realtime connection of the current session is down after having been up
+ * (socket.io is retrying meanwhile): the UI says "reconnecting". A session that never
+ * connected yet, or none at all, is not a lost connection.
+ */
+export function useConnectionLost(): boolean {
+  const { session, socket } = useInboxState();
+  const initialized = session.status === 'initialized';
+  const [connectedOnce, setConnectedOnce] = useState(false);
+  // Kept per session: a new session starts over (its first connect is not a reconnect).
+  const next = initialized && (connectedOnce || socket === 'connected');
+  if (next !== connectedOnce) setConnectedOnce(next);
+  return next && socket !== 'connected';
+}
+
+/**
+ * Calls `callback` with the unseen count each time it changes (not with the count it has at
+ * mount, which the host already knows or is the 0 of "nothing loaded yet").
+ */
+export function useUnseenCountChanged(callback: ((count: number) => void) | undefined): void {
+  const count = useUnseenCount();
+  const latest = useRef(callback);
+  const reported = useRef(count);
+  useEffect(() => {
+    latest.current = callback;
+  });
+  useEffect(() => {
+    if (count === reported.current) return;
+    reported.current = count;
+    latest.current?.(count);
+  }, [count]);
+}
+
+/** Every loaded page of every loaded store, again (a failed refetch's "Try again"). */
+export function useRefetchFeeds() {
+  return useAction(actions.refetchFeeds);
 }
 
 /** The active language's strings, with placeholders, plural forms and relative times. */
@@ -245,6 +330,8 @@ export function useTranslations() {
         plural(translations, lang, key, count),
       relativeTime: (date: Date | string | number, now: Date = new Date()) =>
         relativeTime(date, now, lang),
+      /** The long date ("March 10, 2026" in English), for a timestamp's tooltip. */
+      formatDate: (date: Date | string | number) => formatDate(date, lang),
     };
   }, [loaded]);
 }

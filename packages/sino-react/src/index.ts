@@ -8,18 +8,23 @@ export {
 export { SinoProvider, type SinoI18n, type SinoProviderProps } from './provider.js';
 export {
   useActions,
+  useConnectionLost,
   useCounts,
+  useGlobalPreferences,
   useInboxState,
   useMarkNotificationsAs,
   useNotifications,
   usePreferences,
+  useRefetchFeeds,
   useRemoveAllNotifications,
   useRemoveNotification,
   useSession,
   useSinoInbox,
   useTranslations,
   useUnseenCount,
+  useUnseenCountChanged,
   type Counts,
+  type GlobalPreferencesUpdate,
   type UseNotificationsResult,
 } from './hooks.js';
 export { Bell, badgeText, type BellProps } from './components/bell.js';
@@ -27,9 +32,19 @@ export { Header, type HeaderProps } from './components/header.js';
 export { NewNotificationsAnnouncer, arrivedOnTop } from './components/live-region.js';
 export {
   NotificationCenter,
+  type HeaderSlotProps,
   type NotificationCenterProps,
 } from './components/notification-center.js';
-export { NotificationItem, type NotificationItemProps } from './components/notification-item.js';
+export {
+  NotificationItem,
+  type ListItemSlot,
+  type ListItemSlotProps,
+  type NotificationItemProps,
+} from './components/notification-item.js';
+export { ActorAvatar, hasAvatar, safeImageUrl } from './components/avatar.js';
+export { ConnectionNotice } from './components/connection-notice.js';
+export { Footer, PROVIDER_NAME, poweredByText, type FooterProps } from './components/footer.js';
+export { SYSTEM_ICON_NAMES, SystemIcon, type SystemIconName } from './components/icons.js';
 export {
   NotificationList,
   nearBottom,
@@ -40,10 +55,15 @@ export {
   type PopoverNotificationCenterProps,
 } from './components/popover.js';
 export { SinoRoot } from './components/root.js';
-export { sanitizeContent } from './components/sanitize.js';
-export { EmptyState, Loader } from './components/states.js';
+export { contentText, sanitizeContent } from './components/sanitize.js';
+export { EmptyState, ErrorState, Loader, type ErrorStateProps } from './components/states.js';
 export { ActionButtons } from './components/action-buttons.js';
-export { ItemMenu, type ItemMenuEntry } from './components/item-menu.js';
+export {
+  ItemMenu,
+  itemMenuEntries,
+  type ItemMenuActions,
+  type ItemMenuEntry,
+} from './components/item-menu.js';
 export {
   UserPreferences,
   isVisiblePreference,

@@ -82,13 +82,18 @@ export function SinoProvider(props: SinoProviderProps) {
       (loaded) => {
         if (current) setTranslations(loaded);
       },
+      // A language chunk that fails to load leaves the widget in English.
+      () => undefined,
     );
     return () => {
       current = false;
     };
   }, [code, overridesKey]);
 
-  const value = useMemo(() => ({ inbox, translations }), [inbox, translations]);
+  const value = useMemo(
+    () => ({ inbox, translations, backendUrl }),
+    [inbox, translations, backendUrl],
+  );
   const colorScheme = styles?.colorScheme ?? 'light';
   const variablesKey = JSON.stringify(styles?.variables ?? {});
   const theme = useMemo(

@@ -90,12 +90,17 @@ describe('popover', () => {
     expect(dialog.contains(document.activeElement)).toBe(true);
     await waitFor(() => expect(within(dialog).getAllByRole('article')).toHaveLength(2));
 
-    // Tab order inside: mark all as read, the cog, then each item and its menu button; it wraps
-    // both ways.
+    // Tab order inside: mark all as read, the cog, then each item and its menu button, then the
+    // footer's link; it wraps both ways.
     const markAll = within(dialog).getByRole('button', { name: 'Marcar todas como lidas' });
-    const last = within(dialog).getAllByRole('button', { name: 'Ações da notificação' })[1]!;
+    const lastMenu = within(dialog).getAllByRole('button', { name: 'Ações da notificação' })[1]!;
+    const last = within(dialog).getByRole('link', {
+      name: 'Desenvolvido por Sino (abre em uma nova aba)',
+    });
     markAll.focus();
     for (let i = 0; i < 5; i++) await user.tab();
+    expect(document.activeElement).toBe(lastMenu);
+    await user.tab();
     expect(document.activeElement).toBe(last);
     await user.tab();
     expect(document.activeElement).toBe(markAll);
@@ -400,12 +405,27 @@ describe('preferences view', () => {
     const email = within(panel).getByRole('switch', { name: 'E-mail para Devolução' });
     const inApp = within(panel).getByRole('switch', { name: 'No aplicativo para Devolução' });
     expect(email.getAttribute('aria-checked')).toBe('true');
+    // A divider, then per channel a row with its icon (decorative), its label and its switch.
+    expect(panel.firstElementChild?.tagName).toBe('HR');
+    const rows = [...panel.querySelectorAll('.sino-channel')];
+    expect(rows.map((r) => r.querySelector('svg')?.getAttribute('data-channel')).sort()).toEqual([
+      'email',
+      'in_app',
+    ]);
+    expect(rows.every((r) => r.querySelector('svg')?.getAttribute('aria-hidden') === 'true')).toBe(
+      true,
+    );
 
     await user.click(email);
-    // Optimistic, and every switch waits for the answer.
+    // Optimistic, and every switch waits for the answer; the saving row has its overlay.
     expect(email.getAttribute('aria-checked')).toBe('false');
     expect((inApp as HTMLButtonElement).disabled).toBe(true);
+    const savingRow = email.closest('.sino-channel')!;
+    expect(savingRow.getAttribute('aria-busy')).toBe('true');
+    expect(savingRow.querySelector('.sino-channel__overlay')).toBeTruthy();
+    expect(inApp.closest('.sino-channel')!.querySelector('.sino-channel__overlay')).toBeNull();
     const saved = await within(panel).findByRole('status');
+    const shown = Date.now();
     expect(saved.textContent).toBe('✓ Salvo');
     expect((inApp as HTMLButtonElement).disabled).toBe(false);
     expect(trigger.textContent).toContain('No aplicativo');
@@ -413,10 +433,39 @@ describe('preferences view', () => {
     await waitFor(() => expect(within(panel).queryByRole('status')).toBeNull(), {
       timeout: 3000,
     });
+    // 1.5 s (found up to one 50 ms poll after it appeared).
+    expect(Date.now() - shown).toBeGreaterThanOrEqual(1400);
 
     await user.click(screen.getByRole('button', { name: /Voltar/ }));
     await screen.findByRole('heading', { name: 'Notificações' });
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Configurações' }));
+  });
+
+  it('opens accordion items independently; each item is valued by its template id', async () => {
+    await workflows();
+    const created = await sino.api('POST', '/v1/workflows', {
+      name: 'Revisão',
+      identifier: 'revisao',
+      active: true,
+      steps: [{ template: { type: 'in_app', content: 'Revise o carro' } }],
+    });
+    const revisaoId = ((await created.json()) as { data: { _id: string } }).data._id;
+    await sino.seed('c-accordion', 0);
+    const user = userEvent.setup();
+    renderInbox('c-accordion', 'center');
+    await user.click(await screen.findByRole('button', { name: 'Settings' }));
+    const devolucao = await screen.findByRole('button', { name: /^Devolução/ });
+    const revisao = screen.getByRole('button', { name: /^Revisão/ });
+    expect(revisao.closest('section')!.getAttribute('data-value')).toBe(revisaoId);
+    await user.click(devolucao);
+    await user.click(revisao);
+    expect(devolucao.getAttribute('aria-expanded')).toBe('true');
+    expect(revisao.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getAllByRole('region')).toHaveLength(2);
+    await user.click(devolucao);
+    expect(devolucao.getAttribute('aria-expanded')).toBe('false');
+    expect(revisao.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByRole('region', { name: /^Revisão/ })).toBeTruthy();
   });
 
   it('puts a switch back, without "Saved", when the save fails', async () => {
@@ -552,5 +601,114 @@ describe('live region', () => {
     expect(r.status).toBe(201);
     await waitFor(() => expect(articles()).toHaveLength(2), { timeout: 8000 });
     expect(region.textContent).toBe('1 nova notificação');
+  });
+});
+
+describe('section 9 sizes and timings, as rendered', () => {
+  it('header 55 px, loader at least 300 px, empty state at least 350 px, light theme by default', async () => {
+    await sino.seed('c-sizes-empty', 0);
+    renderInbox('c-sizes-empty', 'center');
+    const loader = document.querySelector<HTMLElement>('.sino-loader')!;
+    expect(loader.style.minHeight).toBe('300px');
+    const empty = (await screen.findByText('Nothing new to see here yet')).closest<HTMLElement>(
+      '.sino-empty',
+    )!;
+    expect(empty.style.minHeight).toBe('350px');
+    expect(document.querySelector<HTMLElement>('.sino-header')!.style.height).toBe('55px');
+    expect(document.querySelector('.sino')!.classList.contains('sino--light')).toBe(true);
+  });
+
+  it('list 400 px high, action buttons 30 px, the popover 8 px below the bell, long dates on hover', async () => {
+    await sino.seed('c-sizes-list', 1, {
+      cta: {
+        type: 'redirect',
+        data: {},
+        action: { status: 'pending', buttons: [{ type: 'primary', content: 'Ver' }] },
+      },
+    });
+    const user = userEvent.setup();
+    renderInbox('c-sizes-list', 'popover');
+    await user.click(await screen.findByRole('button', { name: 'Notifications, 1 unseen' }));
+    expect(screen.getByRole('dialog').style.marginTop).toBe('8px');
+    await waitFor(() => expect(articles()).toHaveLength(1));
+    expect(document.querySelector<HTMLElement>('.sino-list')!.style.height).toBe('400px');
+    expect(screen.getByRole('button', { name: 'Ver' }).style.height).toBe('30px');
+    // The timestamp's tooltip: the default date format, 'MMMM D, YYYY'.
+    const time = articles()[0]!.querySelector('time')!;
+    expect(time.getAttribute('title')).toMatch(
+      /^(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}$/,
+    );
+  });
+
+  it('preferences: scroll area 400 px, rows at least 65 px, empty state at least 400 px', async () => {
+    const created = await sino.api('POST', '/v1/workflows', {
+      name: 'Pagamento',
+      identifier: 'pagamento',
+      active: true,
+      steps: [{ template: { type: 'in_app', content: 'Pago' } }],
+    });
+    expect(created.status).toBe(201);
+    await sino.seed('c-sizes-prefs', 0);
+    const user = userEvent.setup();
+    renderInbox('c-sizes-prefs', 'center');
+    await user.click(await screen.findByRole('button', { name: 'Settings' }));
+    const trigger = await screen.findByRole('button', { name: /^Pagamento/ });
+    expect(trigger.style.minHeight).toBe('65px');
+    expect(document.querySelector<HTMLElement>('.sino-preferences')!.style.height).toBe('400px');
+    cleanup();
+    renderInbox('c-sizes-prefs', 'center', {}, { preferenceFilter: () => false });
+    await user.click(await screen.findByRole('button', { name: 'Settings' }));
+    const empty = (await screen.findByText('No notification settings to manage yet')).closest(
+      '.sino-empty',
+    ) as HTMLElement;
+    expect(empty.style.minHeight).toBe('400px');
+  });
+
+  it('the item menu closes 100 ms after the pointer leaves it, not before', async () => {
+    await sino.seed('c-menu-delay', 1);
+    const user = userEvent.setup();
+    renderInbox('c-menu-delay', 'center');
+    await waitFor(() => expect(articles()).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Notification actions' }));
+    const menuBox = document.querySelector('.sino-item-menu')!;
+    expect(screen.getByRole('menu')).toBeTruthy();
+    const left = Date.now();
+    fireEvent.mouseLeave(menuBox);
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(screen.getByRole('menu')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    expect(Date.now() - left).toBeGreaterThanOrEqual(100);
+    // Coming back within the delay keeps it open.
+    await user.click(screen.getByRole('button', { name: 'Notification actions' }));
+    fireEvent.mouseLeave(menuBox);
+    fireEvent.mouseEnter(menuBox);
+    await act(() => new Promise((r) => setTimeout(r, 200)));
+    expect(screen.getByRole('menu')).toBeTruthy();
+  });
+
+  it('checks the scroll position at most every 150 ms, and shows the scrollbar until 600 ms after scrolling', async () => {
+    await sino.seed('c-throttle', 15);
+    renderInbox('c-throttle', 'center');
+    await waitFor(() => expect(articles()).toHaveLength(10));
+    const area = document.querySelector<HTMLElement>('.sino-list')!;
+    Object.defineProperty(area, 'scrollHeight', { configurable: true, value: 1000 });
+    Object.defineProperty(area, 'clientHeight', { configurable: true, value: 400 });
+    expect(area.classList.contains('sino-list--scrolling')).toBe(false);
+    area.scrollTop = 100;
+    fireEvent.scroll(area, { timeStamp: 50_000 });
+    const scrolled = Date.now();
+    expect(area.classList.contains('sino-list--scrolling')).toBe(true);
+    // 100 ms later, past 80 %: within the throttle, not checked.
+    area.scrollTop = 500;
+    fireEvent.scroll(area, { timeStamp: 50_100 });
+    await act(() => new Promise((r) => setTimeout(r, 300)));
+    expect(articles()).toHaveLength(10);
+    // The scrollbar stays while scrolling goes on (the last event 300 ms ago)…
+    expect(area.classList.contains('sino-list--scrolling')).toBe(true);
+    await waitFor(() => expect(area.classList.contains('sino-list--scrolling')).toBe(false));
+    expect(Date.now() - scrolled).toBeGreaterThanOrEqual(600);
+    // 150 ms after the last check: checked, and the next page comes.
+    fireEvent.scroll(area, { timeStamp: 50_150 });
+    await waitFor(() => expect(articles()).toHaveLength(15));
   });
 });

@@ -8,6 +8,7 @@ import {
   OUTSIDE_STYLES_PROVIDER_MESSAGE,
   SinoProvider,
   useCounts,
+  useGlobalPreferences,
   useMarkNotificationsAs,
   useNotifications,
   usePreferences,
@@ -126,6 +127,18 @@ describe('SinoProvider', () => {
     expect(result.current.session.profile?._id).not.toBe(firstProfile);
   });
 
+  it('starts no session without an applicationIdentifier', async () => {
+    await sino.seed('r-no-app', 1);
+    const { result } = renderWithSino(() => ({ session: useSession(), unseen: useUnseenCount() }), {
+      subscriberId: 'r-no-app',
+      applicationIdentifier: '',
+    });
+    // Given time to start, it does not: no session, nothing fetched.
+    await act(() => new Promise((r) => setTimeout(r, 300)));
+    expect(result.current.session.status).toBe('uninitialized');
+    expect(result.current.unseen).toBe(0);
+  });
+
   it('drops the session when the subscriberId is taken away', async () => {
     await sino.seed('r-away', 2);
     const { result, setProps } = renderWithSino(() => useSession(), { subscriberId: 'r-away' });
@@ -217,6 +230,30 @@ describe('usePreferences', () => {
     const after = result.current.preferences.find((p) => p.template.name === 'Reservas');
     expect(after?.preference.channels.in_app).toBe(false);
     expect(result.current.isUpdating).toBe(false);
+  });
+});
+
+describe('useGlobalPreferences', () => {
+  it('turns on fetching of global preferences on mount and sends the global update', async () => {
+    await sino.seed('r-global', 0);
+    const { result } = renderWithSino(() => useGlobalPreferences(), { subscriberId: 'r-global' });
+    await waitFor(() => expect(result.current.status).toBe('success'));
+    // Missing channels default to on.
+    expect(result.current.preference).toMatchObject({
+      enabled: true,
+      channels: { email: true, sms: true, in_app: true, chat: true, push: true },
+    });
+    await act(() =>
+      result.current.updateGlobalPreferences({
+        enabled: true,
+        preferences: [{ type: 'email', enabled: false }],
+      }),
+    );
+    expect(result.current.preference?.channels.email).toBe(false);
+    expect(result.current.isUpdating).toBe(false);
+    // The server kept it: fetched again, it says the same.
+    await act(() => result.current.refetch());
+    expect(result.current.preference?.channels).toMatchObject({ email: false, sms: true });
   });
 });
 

@@ -27,6 +27,7 @@ export interface SeedOptions {
   read?: boolean;
   content?: string;
   feedId?: string | null;
+  actor?: { type: 'none' | 'user' | 'system_icon' | 'system_custom'; data: string | null };
   cta?: {
     type: 'redirect';
     data?: { url?: string };

@@ -59,3 +59,84 @@ export function EmptyIllustration() {
     </svg>
   );
 }
+
+/** The spec's system icon names (actor type `system_icon`). */
+export const SYSTEM_ICON_NAMES = ['warning', 'info', 'up', 'question', 'success', 'error'] as const;
+export type SystemIconName = (typeof SYSTEM_ICON_NAMES)[number];
+
+// Drawn on a 24 x 24 grid, filled with currentColor (each avatar class sets its colour).
+const systemIconPaths: Record<SystemIconName, string> = {
+  warning:
+    'M12 2.5 1 21.5h22L12 2.5Zm0 4.2 7.6 13H4.4L12 6.7ZM11 10v5h2v-5h-2Zm0 6.5V18.5h2v-2h-2Z',
+  info: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20Zm0 2a8 8 0 1 1 0 16 8 8 0 0 1 0-16Zm-1 3.5v2h2v-2h-2Zm0 3.5v6h2v-6h-2Z',
+  up: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20Zm0 2a8 8 0 1 1 0 16 8 8 0 0 1 0-16Zm0 2.6-5 5 1.4 1.4 2.6-2.6V17h2v-6.6l2.6 2.6 1.4-1.4-5-5Z',
+  question:
+    'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20Zm0 2a8 8 0 1 1 0 16 8 8 0 0 1 0-16Zm0 2.5a3.5 3.5 0 0 0-3.5 3.5h2a1.5 1.5 0 1 1 2.2 1.3c-1 .6-1.7 1.3-1.7 2.7v.5h2V14c0-.6.2-.8.7-1.1A3.5 3.5 0 0 0 12 6.5Zm-1 9v2h2v-2h-2Z',
+  success:
+    'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20Zm0 2a8 8 0 1 1 0 16 8 8 0 0 1 0-16Zm3.8 4.3-5.3 5.3-2.3-2.3-1.4 1.4 3.7 3.7 6.7-6.7-1.4-1.4Z',
+  error:
+    'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20Zm0 2a8 8 0 1 1 0 16 8 8 0 0 1 0-16ZM9.2 7.8 7.8 9.2l2.8 2.8-2.8 2.8 1.4 1.4 2.8-2.8 2.8 2.8 1.4-1.4-2.8-2.8 2.8-2.8-1.4-1.4-2.8 2.8-2.8-2.8Z',
+};
+
+/** A system actor's icon (warning, info, up, question, success, error): ours, no asset. */
+export function SystemIcon({ name }: { name: SystemIconName }) {
+  return (
+    <svg
+      className="sino-icon"
+      viewBox="0 0 24 24"
+      width="24"
+      height="24"
+      aria-hidden="true"
+      focusable="false"
+      data-icon={name}
+    >
+      <path fill="currentColor" fillRule="evenodd" d={systemIconPaths[name]} />
+    </svg>
+  );
+}
+
+/** A person's silhouette: a user actor without a usable picture. */
+export function GenericAvatarIcon() {
+  return (
+    <svg
+      className="sino-icon"
+      viewBox="0 0 24 24"
+      width="24"
+      height="24"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path
+        fill="currentColor"
+        d="M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9Zm0 2c-4.4 0-8 2.2-8 5v2h16v-2c0-2.8-3.6-5-8-5Z"
+      />
+    </svg>
+  );
+}
+
+// Channel icons of the preference rows, 24 x 24, currentColor.
+const channelIconPaths: Record<'in_app' | 'email' | 'sms' | 'chat' | 'push', string> = {
+  in_app: 'M4 4h16a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2Zm0 4v10h16V8H4Z',
+  email:
+    'M4 5h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V7a2 2 0 0 1 2-2Zm0 2.4V17h16V7.4l-8 5-8-5ZM5.6 7l6.4 4 6.4-4H5.6Z',
+  sms: 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H8l-5 4V5a2 2 0 0 1 1-2Zm3 6v2h2V9H7Zm4 0v2h2V9h-2Zm4 0v2h2V9h-2Z',
+  chat: 'M3 4h12a2 2 0 0 1 2 2v7a2 2 0 0 1-2 2H8l-4 3v-3H3a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2Zm16 4h2a2 2 0 0 1 2 2v10l-3-2h-7a2 2 0 0 1-2-2v-1h5a3 3 0 0 0 3-3V8Z',
+  push: 'M8 1h8a2 2 0 0 1 2 2v18a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2V3a2 2 0 0 1 2-2Zm0 3v15h8V4H8Zm3 16v1.5h2V20h-2Z',
+};
+
+/** A preference row's channel icon (decorative: the row's label names the channel). */
+export function ChannelIcon({ channel }: { channel: keyof typeof channelIconPaths }) {
+  return (
+    <svg
+      className="sino-icon sino-channel__icon"
+      viewBox="0 0 24 24"
+      width="20"
+      height="20"
+      aria-hidden="true"
+      focusable="false"
+      data-channel={channel}
+    >
+      <path fill="currentColor" fillRule="evenodd" d={channelIconPaths[channel]} />
+    </svg>
+  );
+}

@@ -1,10 +1,36 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { MENU_CLOSE_DELAY_MS } from '@sino/js';
+import { MENU_CLOSE_DELAY_MS, isUnread, type Message } from '@sino/js';
 import { useTranslations } from '../hooks.js';
+import type { TranslationKey } from '../i18n/index.js';
 
 export interface ItemMenuEntry {
   label: string;
   onSelect: () => void;
+}
+
+/** What the item menu can do to one notification (one handler per entry). */
+export interface ItemMenuActions {
+  markAsRead: () => void;
+  markAsUnread: () => void;
+  remove: () => void;
+}
+
+/**
+ * The entries of an item's menu, in order: "Mark as read" or "Mark as unread" (whichever
+ * applies), then "Remove message". A new entry is one more line here and one more handler in
+ * `ItemMenuActions`.
+ */
+export function itemMenuEntries(
+  notification: Message,
+  actions: ItemMenuActions,
+  t: (key: TranslationKey) => string,
+): ItemMenuEntry[] {
+  return [
+    isUnread(notification)
+      ? { label: t('markAsRead'), onSelect: actions.markAsRead }
+      : { label: t('markAsUnRead'), onSelect: actions.markAsUnread },
+    { label: t('removeMessage'), onSelect: actions.remove },
+  ];
 }
 
 /**

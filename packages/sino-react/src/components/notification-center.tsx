@@ -1,22 +1,42 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { HEADER_HEIGHT_PX, isUnread, type ButtonType, type Message } from '@sino/js';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from 'react';
+import {
+  HEADER_HEIGHT_PX,
+  LOADER_MIN_HEIGHT_PX,
+  isUnread,
+  type ButtonType,
+  type Message,
+} from '@sino/js';
 import {
   useActions,
   useCounts,
   useMarkNotificationsAs,
   useNotifications,
+  useRefetchFeeds,
   useRemoveNotification,
   useSession,
   useSinoInbox,
   useTranslations,
   useUnseenCount,
+  useUnseenCountChanged,
 } from '../hooks.js';
+import { ConnectionNotice } from './connection-notice.js';
+import { Footer } from './footer.js';
+import { itemMenuEntries, type ItemMenuActions } from './item-menu.js';
+import type { ListItemSlot } from './notification-item.js';
 import { Header } from './header.js';
 import { Tabs, type InboxTab } from './tabs.js';
 import { NewNotificationsAnnouncer } from './live-region.js';
 import { NotificationList } from './notification-list.js';
 import { UserPreferences, type UserPreferencesProps } from './preferences.js';
-import { EmptyState, Loader } from './states.js';
+import { EmptyState, ErrorState, Loader } from './states.js';
 import { SinoRoot } from './root.js';
 
 export interface NotificationCenterProps {
@@ -24,6 +44,8 @@ export interface NotificationCenterProps {
   onNotificationClick?: (notification: Message) => void;
   /** Called with a clicked item's redirect URL (`cta.data.url`). */
   onUrlChange?: (url: string) => void;
+  /** Called with the unseen count each time it changes. */
+  onUnseenCountChanged?: (count: number) => void;
   /** Shows the cog, which opens the preferences view; on by default. */
   showUserPreferences?: boolean;
   /** Told when the cog is clicked (the view opens anyway). */
@@ -40,15 +62,43 @@ export interface NotificationCenterProps {
   onActionClick?: (templateIdentifier: string, type: ButtonType, notification: Message) => void;
   /** Shown in an item once its action is done, instead of the buttons. */
   actionsResultBlock?: (notification: Message) => ReactNode;
+  /** Replaces the notifications view's header (the settings view keeps its back button). */
+  header?: (props: HeaderSlotProps) => ReactNode;
+  /** Replaces the 'powered by' footer (return null for none). */
+  footer?: () => ReactNode;
+  /** Where the 'powered by' link leads; the provider's `backendUrl` by default. */
+  poweredByUrl?: string;
+  /** Draws each item's inside; the feed's `<article>` (position, size, keys) stays around it. */
+  listItem?: ListItemSlot;
+}
+
+/** What a host's `header` render function is given. */
+export interface HeaderSlotProps {
+  unseenCount: number;
+  /** Something listed is unread: 'mark all as read' has work to do. */
+  hasUnread: boolean;
+  markAllAsRead: () => void;
+  /** Tabs are shown (they carry the counts). */
+  hasTabs: boolean;
+  /** The settings view may be opened (`showUserPreferences`). */
+  showUserPreferences: boolean;
+  /** Opens the settings view (and tells `onSettingsClick`). */
+  openSettings: () => void;
+  /** For the host's settings button: focus comes back to it when the settings view closes. */
+  settingsButtonRef: RefObject<HTMLButtonElement | null>;
+  /** For the host's title element. */
+  titleId: string;
 }
 
 /**
- * The inbox panel: header, the active store's feed (loader, empty state or list) and a live
- * region for arrivals. Mounting it turns on fetching of notifications.
+ * The inbox panel: header, the active store's feed (loader, error, empty state or list), the
+ * 'powered by' footer, a live region for arrivals and a notice while the realtime connection
+ * is being restored. Mounting it turns on fetching of notifications.
  */
 export function NotificationCenter({
   onNotificationClick,
   onUrlChange,
+  onUnseenCountChanged,
   showUserPreferences = true,
   onSettingsClick,
   preferenceFilter,
@@ -58,6 +108,10 @@ export function NotificationCenter({
   allowedNotificationActions = true,
   onActionClick,
   actionsResultBlock,
+  header,
+  footer,
+  poweredByUrl,
+  listItem,
 }: NotificationCenterProps) {
   const inbox = useSinoInbox();
   const titleId = useId();
@@ -82,6 +136,8 @@ export function NotificationCenter({
   const { markAllAsRead, markAsRead, markAsUnread } = useMarkNotificationsAs();
   const remove = useRemoveNotification();
   const { clickNotification, clickAction } = useActions();
+  const refetchFeeds = useRefetchFeeds();
+  useUnseenCountChanged(onUnseenCountChanged);
   useEffect(() => {
     void inbox?.setFetchingStrategy({ fetchNotifications: true });
   }, [inbox]);
@@ -110,45 +166,110 @@ export function NotificationCenter({
     onNotificationClick?.(notification);
   };
   // Failed mutations leave the item as the server has it, which is what the list shows.
-  const itemExtras = (notification: Message) => ({
-    menuEntries: allowedNotificationActions
-      ? [
-          isUnread(notification)
-            ? {
-                label: t('markAsRead'),
-                onSelect: () => void markAsRead(notification._id).catch(() => undefined),
-              }
-            : {
-                label: t('markAsUnRead'),
-                onSelect: () => void markAsUnread(notification._id).catch(() => undefined),
-              },
-          {
-            label: t('removeMessage'),
-            onSelect: () => void remove(notification._id).catch(() => undefined),
-          },
-        ]
-      : undefined,
-    onAction: (target: Message, type: ButtonType) =>
-      void clickAction(target._id, type, 'done')
-        .then(() => onActionClick?.(target.templateIdentifier, type, target))
-        .catch(() => undefined),
-    actionsResultBlock,
-  });
-  let body: ReactNode;
+  const quietly = (run: () => Promise<unknown>) => () => void run().catch(() => undefined);
+  const itemExtras = (notification: Message) => {
+    const actions: ItemMenuActions = {
+      markAsRead: quietly(() => markAsRead(notification._id)),
+      markAsUnread: quietly(() => markAsUnread(notification._id)),
+      remove: quietly(() => remove(notification._id)),
+    };
+    return {
+      actions,
+      menuEntries: allowedNotificationActions
+        ? itemMenuEntries(notification, actions, t)
+        : undefined,
+      onAction: (target: Message, type: ButtonType) =>
+        void clickAction(target._id, type, 'done')
+          .then(() => onActionClick?.(target.templateIdentifier, type, target))
+          .catch(() => undefined),
+      actionsResultBlock,
+    };
+  };
+
+  // A later page that failed is asked for again by "Try again"; any other failed load (a
+  // refetch after a count event, say) refetches what was loaded.
+  const [nextPageFailed, setNextPageFailed] = useState(false);
+  const loadNextPage = feed.fetchNextPage;
+  const fetchNextPage = useCallback(
+    () =>
+      loadNextPage().then(
+        () => setNextPageFailed(false),
+        () => setNextPageFailed(true),
+      ),
+    [loadNextPage],
+  );
+  // "Try again" goes away with the retry: focus waits on the view's body meanwhile, so it
+  // stays inside the widget (and the popover's focus trap).
+  const body = useRef<HTMLDivElement>(null);
+  const retryWith = (run: () => Promise<unknown>) => () => {
+    body.current?.focus();
+    void run().catch(() => undefined);
+  };
+
+  let content: ReactNode;
+  if (session.status === 'error' && feed.notifications.length === 0)
+    content = (
+      <ErrorState
+        message={t('errorLoadNotifications')}
+        onRetry={retryWith(session.retry)}
+        minHeight={LOADER_MIN_HEIGHT_PX}
+      />
+    );
+  else if (feed.status === 'error' && feed.notifications.length === 0)
+    content = (
+      <ErrorState
+        message={t('errorLoadNotifications')}
+        onRetry={retryWith(feed.refetch)}
+        minHeight={LOADER_MIN_HEIGHT_PX}
+      />
+    );
   // Until the first page is in (the session may still be starting), the loader shows.
-  if (feed.status === 'idle' || feed.isLoading) body = <Loader />;
-  else if (feed.notifications.length === 0) body = emptyState ?? <EmptyState />;
+  else if (feed.status === 'idle' || feed.isLoading) content = <Loader />;
+  else if (feed.notifications.length === 0) content = emptyState ?? <EmptyState />;
   else
-    body = (
+    content = (
       <NotificationList
         notifications={feed.notifications}
         hasMore={feed.hasMore}
         loading={feed.isFetchingNextPage}
-        fetchNextPage={feed.fetchNextPage}
+        fetchNextPage={fetchNextPage}
         onItemClick={onItemClick}
         itemExtras={itemExtras}
+        listItem={listItem}
+        trailing={
+          feed.status === 'error' && (
+            <ErrorState
+              inline
+              message={t('errorLoadNotifications')}
+              onRetry={retryWith(nextPageFailed ? fetchNextPage : refetchFeeds)}
+            />
+          )
+        }
       />
     );
+  const viewBody = (
+    <div ref={body} className="sino-center__body" tabIndex={-1}>
+      {content}
+    </div>
+  );
+  const footerView = footer ? footer() : <Footer url={poweredByUrl} />;
+  const openSettings = () => {
+    onSettingsClick?.();
+    show('settings');
+  };
+  const hasUnread = feed.notifications.some(isUnread);
+  const markAll = quietly(() => markAllAsRead());
+  const headerProps: HeaderSlotProps = {
+    unseenCount,
+    hasUnread,
+    markAllAsRead: markAll,
+    hasTabs: tabs.length > 0,
+    showUserPreferences,
+    openSettings,
+    settingsButtonRef: cog,
+    titleId,
+  };
+
   if (view === 'settings')
     return (
       <SinoRoot className="sino-center">
@@ -167,23 +288,26 @@ export function NotificationCenter({
           </h2>
         </header>
         <UserPreferences preferenceFilter={preferenceFilter} />
+        {footerView}
       </SinoRoot>
     );
   return (
     <SinoRoot className="sino-center">
-      <Header
-        titleId={titleId}
-        unseenCount={unseenCount}
-        hasTabs={tabs.length > 0}
-        hasUnread={feed.notifications.some(isUnread)}
-        onMarkAllAsRead={() => void markAllAsRead()}
-        showUserPreferences={showUserPreferences}
-        settingsRef={cog}
-        onSettingsClick={() => {
-          onSettingsClick?.();
-          show('settings');
-        }}
-      />
+      {header ? (
+        <HeaderSlot render={header} {...headerProps} />
+      ) : (
+        <Header
+          titleId={titleId}
+          unseenCount={unseenCount}
+          hasTabs={tabs.length > 0}
+          hasUnread={hasUnread}
+          onMarkAllAsRead={markAll}
+          showUserPreferences={showUserPreferences}
+          settingsRef={cog}
+          onSettingsClick={openSettings}
+        />
+      )}
+      <ConnectionNotice />
       {tabs.length > 0 ? (
         <Tabs
           tabs={tabs}
@@ -194,12 +318,21 @@ export function NotificationCenter({
             onTabClick?.(tab);
           }}
         >
-          {body}
+          {viewBody}
         </Tabs>
       ) : (
-        body
+        viewBody
       )}
+      {footerView}
       <NewNotificationsAnnouncer notifications={feed.notifications} />
     </SinoRoot>
   );
+}
+
+/** A host's header, drawn as a component of its own (its props include a ref to attach). */
+function HeaderSlot({
+  render,
+  ...props
+}: HeaderSlotProps & { render: (props: HeaderSlotProps) => ReactNode }) {
+  return render(props);
 }

@@ -1,9 +1,30 @@
-import { useMemo, type KeyboardEvent, type ReactNode } from 'react';
+import { useMemo, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { isUnread, type ButtonType, type Message } from '@sino/js';
 import { useTranslations } from '../hooks.js';
 import { ActionButtons } from './action-buttons.js';
-import { ItemMenu, type ItemMenuEntry } from './item-menu.js';
-import { sanitizeContent } from './sanitize.js';
+import { ActorAvatar, hasAvatar } from './avatar.js';
+import { ItemMenu, type ItemMenuActions, type ItemMenuEntry } from './item-menu.js';
+import { contentText, sanitizeContent } from './sanitize.js';
+
+/** What a host's `listItem` render function is given for one notification. */
+export interface ListItemSlotProps {
+  notification: Message;
+  /** `read` is false (or, without that field, `seen` is false). */
+  unread: boolean;
+  /** The item's click: marks it read, then `onUrlChange` (redirect CTA) and `onNotificationClick`. */
+  onClick: () => void;
+  /** An action button: stored as done, then `onActionClick`. */
+  onAction: (type: ButtonType) => void;
+  markAsRead: () => void;
+  markAsUnread: () => void;
+  remove: () => void;
+  /** The built-in three-dot menu, ready to place; null when allowedNotificationActions is off. */
+  menu: ReactNode;
+  allowedNotificationActions: boolean;
+}
+
+/** A host's replacement for an item's inside; the feed's `<article>` stays around it. */
+export type ListItemSlot = (props: ListItemSlotProps) => ReactNode;
 
 export interface NotificationItemProps {
   notification: Message;
@@ -19,14 +40,40 @@ export interface NotificationItemProps {
   onAction?: (notification: Message, type: ButtonType) => void;
   /** Shown instead of the buttons once the action is done. */
   actionsResultBlock?: (notification: Message) => ReactNode;
+  /** Mark and remove, for a host's `listItem`. */
+  actions?: ItemMenuActions;
+  /** The host's item, rendered inside the feed's `<article>` instead of the built-in one. */
+  listItem?: ListItemSlot;
+}
+
+/** Enter or Space on the article itself (not on a control inside it) is the item's click. */
+function activatesItem(event: KeyboardEvent<HTMLElement>): boolean {
+  return event.target === event.currentTarget && (event.key === 'Enter' || event.key === ' ');
+}
+
+const controls =
+  'a[href], button, input, select, textarea, summary, [role="button"], [role="link"], [role="menuitem"], [role="switch"]';
+
+/** A click on a control inside the item (a host's button, say) is that control's, not the item's. */
+function fromControl(event: MouseEvent<HTMLElement>): boolean {
+  const control = (event.target as Element).closest(controls);
+  return (
+    control !== null && control !== event.currentTarget && event.currentTarget.contains(control)
+  );
 }
 
 /**
  * One feed `<article>` (WAI-ARIA feed pattern): focusable, labelled by its content. Unread
  * items carry a coloured bar and bold text (and say "unread" to screen readers); the dot
- * shows only while the item is unseen.
+ * shows only while the item is unseen. The actor's avatar or icon comes first. With a host
+ * `listItem`, the article (position, size, name, keys) stays and the host draws its inside.
  */
-export function NotificationItem({
+export function NotificationItem(props: NotificationItemProps) {
+  if (props.listItem) return <SlotItem {...props} listItem={props.listItem} />;
+  return <BuiltInItem {...props} />;
+}
+
+function BuiltInItem({
   notification,
   position,
   setSize,
@@ -37,13 +84,20 @@ export function NotificationItem({
   onAction,
   actionsResultBlock,
 }: NotificationItemProps) {
-  const { t, relativeTime } = useTranslations();
+  const { t, relativeTime, formatDate } = useTranslations();
   const unread = isUnread(notification);
   const html = useMemo(() => sanitizeContent(notification.content), [notification.content]);
   const contentId = `sino-item-${notification._id}`;
+  const avatar = hasAvatar(notification.actor);
   return (
     <article
-      className={['sino-item', unread ? 'sino-item--unread' : 'sino-item--read'].join(' ')}
+      className={[
+        'sino-item',
+        unread ? 'sino-item--unread' : 'sino-item--read',
+        avatar && 'sino-item--with-avatar',
+      ]
+        .filter(Boolean)
+        .join(' ')}
       tabIndex={0}
       aria-posinset={position}
       aria-setsize={setSize}
@@ -51,18 +105,23 @@ export function NotificationItem({
       data-notification-id={notification._id}
       onClick={() => onClick(notification)}
       onKeyDown={(event) => {
-        if (event.target === event.currentTarget && (event.key === 'Enter' || event.key === ' ')) {
+        if (activatesItem(event)) {
           event.preventDefault();
           onClick(notification);
         }
         onKeyDown(event);
       }}
     >
+      {avatar && <ActorAvatar actor={notification.actor} />}
       <div id={contentId} className="sino-item__text">
         {unread && <span className="sino-visually-hidden">{t('unread')}: </span>}
         <span className="sino-item__content" dangerouslySetInnerHTML={{ __html: html }} />
       </div>
-      <time className="sino-item__time" dateTime={notification.createdAt}>
+      <time
+        className="sino-item__time"
+        dateTime={notification.createdAt}
+        title={formatDate(notification.createdAt)}
+      >
         {relativeTime(notification.createdAt, now)}
       </time>
       {!notification.seen && <span className="sino-item__dot" aria-hidden="true" />}
@@ -74,6 +133,57 @@ export function NotificationItem({
       )}
       {notification.cta?.action?.status === 'done' && actionsResultBlock?.(notification)}
       {menuEntries && menuEntries.length > 0 && <ItemMenu entries={menuEntries} />}
+    </article>
+  );
+}
+
+const noop = () => {};
+
+function SlotItem({
+  notification,
+  position,
+  setSize,
+  onClick,
+  onKeyDown,
+  menuEntries,
+  onAction,
+  actions,
+  listItem,
+}: NotificationItemProps & { listItem: ListItemSlot }) {
+  const { t } = useTranslations();
+  const unread = isUnread(notification);
+  const text = useMemo(() => contentText(notification.content), [notification.content]);
+  const click = () => onClick(notification);
+  return (
+    <article
+      className="sino-item-slot"
+      tabIndex={0}
+      aria-posinset={position}
+      aria-setsize={setSize}
+      aria-label={unread ? `${t('unread')}: ${text}` : text}
+      data-notification-id={notification._id}
+      onClick={(event) => {
+        if (!fromControl(event)) click();
+      }}
+      onKeyDown={(event) => {
+        if (activatesItem(event)) {
+          event.preventDefault();
+          click();
+        }
+        onKeyDown(event);
+      }}
+    >
+      {listItem({
+        notification,
+        unread,
+        onClick: click,
+        onAction: (type) => onAction?.(notification, type),
+        markAsRead: actions?.markAsRead ?? noop,
+        markAsUnread: actions?.markAsUnread ?? noop,
+        remove: actions?.remove ?? noop,
+        menu: menuEntries && menuEntries.length > 0 ? <ItemMenu entries={menuEntries} /> : null,
+        allowedNotificationActions: menuEntries !== undefined,
+      })}
     </article>
   );
 }

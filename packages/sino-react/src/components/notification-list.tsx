@@ -1,4 +1,4 @@
-import { useCallback, useRef, type KeyboardEvent, type UIEvent } from 'react';
+import { useCallback, useRef, type KeyboardEvent, type ReactNode, type UIEvent } from 'react';
 import {
   INFINITE_SCROLL_THRESHOLD,
   SCROLL_AREA_HEIGHT_PX,
@@ -6,7 +6,12 @@ import {
   type Message,
 } from '@sino/js';
 import { useTranslations } from '../hooks.js';
-import { NotificationItem, type NotificationItemProps } from './notification-item.js';
+import {
+  NotificationItem,
+  type ListItemSlot,
+  type NotificationItemProps,
+} from './notification-item.js';
+import { useScrolling } from './scrolling.js';
 
 export interface NotificationListProps {
   notifications: Message[];
@@ -16,10 +21,14 @@ export interface NotificationListProps {
   onItemClick: (notification: Message) => void;
   /** "Now" for relative times (a prop so a host can tick it). */
   now?: Date;
-  /** Per item: its menu entries, action handler and result block. */
+  /** Per item: its menu entries, action handler, result block, and mark and remove. */
   itemExtras?: (
     notification: Message,
-  ) => Pick<NotificationItemProps, 'menuEntries' | 'onAction' | 'actionsResultBlock'>;
+  ) => Pick<NotificationItemProps, 'menuEntries' | 'onAction' | 'actionsResultBlock' | 'actions'>;
+  /** A host's item, drawn inside each feed `<article>`. */
+  listItem?: ListItemSlot;
+  /** Shown after the items: a later page that failed to load, with its "Try again". */
+  trailing?: ReactNode;
 }
 
 /** Scrolled past 80 % of the content: time for the next page. */
@@ -45,17 +54,22 @@ export function NotificationList({
   onItemClick,
   now = new Date(),
   itemExtras,
+  listItem,
+  trailing,
 }: NotificationListProps) {
   const { t } = useTranslations();
   const lastCheck = useRef(0);
+  const scroll = useScrolling();
+  const markScrolling = scroll.onScroll;
   const onScroll = useCallback(
     (event: UIEvent<HTMLDivElement>) => {
+      markScrolling();
       const at = event.timeStamp || Date.now();
       if (at - lastCheck.current < SCROLL_THROTTLE_MS) return;
       lastCheck.current = at;
       if (hasMore && !loading && nearBottom(event.currentTarget)) void fetchNextPage();
     },
-    [hasMore, loading, fetchNextPage],
+    [hasMore, loading, fetchNextPage, markScrolling],
   );
   const onItemKeyDown = useCallback((event: KeyboardEvent<HTMLElement>) => {
     if (event.key !== 'PageDown' && event.key !== 'PageUp') return;
@@ -69,7 +83,13 @@ export function NotificationList({
   }, []);
   const setSize = hasMore ? -1 : notifications.length;
   return (
-    <div className="sino-list" style={{ height: SCROLL_AREA_HEIGHT_PX }} onScroll={onScroll}>
+    <div
+      className={['sino-list', scroll.scrolling && 'sino-list--scrolling']
+        .filter(Boolean)
+        .join(' ')}
+      style={{ height: SCROLL_AREA_HEIGHT_PX }}
+      onScroll={onScroll}
+    >
       <div
         role="feed"
         aria-busy={loading}
@@ -85,6 +105,7 @@ export function NotificationList({
             now={now}
             onClick={onItemClick}
             onKeyDown={onItemKeyDown}
+            listItem={listItem}
             {...itemExtras?.(notification)}
           />
         ))}
@@ -94,6 +115,7 @@ export function NotificationList({
           {t('loadingMore')}
         </p>
       )}
+      {trailing}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { POPOVER_OFFSET_PX } from '@sino/js';
-import { useTranslations } from '../hooks.js';
+import { useTranslations, useUnseenCountChanged } from '../hooks.js';
 import { Bell } from './bell.js';
 import { NotificationCenter, type NotificationCenterProps } from './notification-center.js';
 import { SinoRoot } from './root.js';
@@ -18,8 +18,13 @@ export type PopoverNotificationCenterProps = NotificationCenterProps;
  * The bell and, once clicked, the inbox in a dialog: focus moves into it and is kept there
  * (Tab and Shift+Tab wrap), Escape or a click outside closes it and focus returns to the bell.
  */
-export function PopoverNotificationCenter(props: PopoverNotificationCenterProps) {
+export function PopoverNotificationCenter({
+  onUnseenCountChanged,
+  ...props
+}: PopoverNotificationCenterProps) {
   const { t } = useTranslations();
+  // Reported while closed too: the bell is always there, the panel only while open.
+  useUnseenCountChanged(onUnseenCountChanged);
   const [open, setOpen] = useState(false);
   const bell = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDivElement>(null);

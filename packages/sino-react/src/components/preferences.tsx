@@ -1,16 +1,18 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import {
   ACCORDION_ROW_HEIGHT_PX,
+  LOADER_MIN_HEIGHT_PX,
   PREFERENCE_SAVED_INDICATOR_MS,
   PREFERENCES_EMPTY_STATE_MIN_HEIGHT_PX,
   SCROLL_AREA_HEIGHT_PX,
   type ChannelType,
   type PreferenceEntry,
 } from '@sino/js';
-import { usePreferences, useSinoInbox, useTranslations } from '../hooks.js';
+import { usePreferences, useSession, useSinoInbox, useTranslations } from '../hooks.js';
 import type { TranslationKey } from '../i18n/index.js';
-import { EmptyIllustration } from './icons.js';
-import { Loader } from './states.js';
+import { ChannelIcon, EmptyIllustration } from './icons.js';
+import { useScrolling } from './scrolling.js';
+import { ErrorState, Loader } from './states.js';
 
 const channelKeys: Record<ChannelType, TranslationKey> = {
   in_app: 'channelInApp',
@@ -38,25 +40,21 @@ export interface UserPreferencesProps {
  */
 export function UserPreferences({ preferenceFilter }: UserPreferencesProps) {
   const { t } = useTranslations();
-  const { preferences, status, isUpdating, updatePreference } = usePreferences();
+  const { preferences, status, isUpdating, updatePreference, refetch } = usePreferences();
+  const session = useSession();
   const inbox = useSinoInbox();
+  const scroll = useScrolling();
   const [openIds, setOpenIds] = useState<ReadonlySet<string>>(new Set());
   const [saving, setSaving] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const savedTimer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(savedTimer.current), []);
-
-  if (status === 'idle' || status === 'loading') return <Loader />;
-  const visible = preferences.filter(
-    (entry) => isVisiblePreference(entry) && (preferenceFilter?.(entry) ?? true),
-  );
-  if (visible.length === 0)
-    return (
-      <div className="sino-empty" style={{ minHeight: PREFERENCES_EMPTY_STATE_MIN_HEIGHT_PX }}>
-        <EmptyIllustration />
-        <p className="sino-empty__text">{t('noPreferences')}</p>
-      </div>
-    );
+  // "Try again" goes away with the retry: focus waits on the view meanwhile.
+  const view = useRef<HTMLDivElement>(null);
+  const retryWith = (run: () => Promise<unknown>) => () => {
+    view.current?.focus();
+    void run().catch(() => undefined);
+  };
 
   const toggle = async (entry: PreferenceEntry, channel: ChannelType, enabled: boolean) => {
     const row = `${entry.template._id}:${channel}`;
@@ -74,27 +72,59 @@ export function UserPreferences({ preferenceFilter }: UserPreferencesProps) {
     }
   };
 
+  const visible = preferences.filter(
+    (entry) => isVisiblePreference(entry) && (preferenceFilter?.(entry) ?? true),
+  );
+  let content: ReactNode;
+  if (session.status === 'error' || status === 'error')
+    content = (
+      <ErrorState
+        message={t('errorLoadPreferences')}
+        onRetry={retryWith(session.status === 'error' ? session.retry : refetch)}
+        minHeight={LOADER_MIN_HEIGHT_PX}
+      />
+    );
+  else if (status === 'idle' || status === 'loading') content = <Loader />;
+  else if (visible.length === 0)
+    content = (
+      <div className="sino-empty" style={{ minHeight: PREFERENCES_EMPTY_STATE_MIN_HEIGHT_PX }}>
+        <EmptyIllustration />
+        <p className="sino-empty__text">{t('noPreferences')}</p>
+      </div>
+    );
+  else
+    content = (
+      <div
+        className={['sino-preferences', scroll.scrolling && 'sino-preferences--scrolling']
+          .filter(Boolean)
+          .join(' ')}
+        style={{ height: SCROLL_AREA_HEIGHT_PX }}
+        onScroll={scroll.onScroll}
+      >
+        {visible.map((entry) => (
+          <PreferenceItem
+            key={entry.template._id}
+            entry={entry}
+            open={openIds.has(entry.template._id)}
+            onOpenChange={(open) =>
+              setOpenIds((ids) => {
+                const next = new Set(ids);
+                if (open) next.add(entry.template._id);
+                else next.delete(entry.template._id);
+                return next;
+              })
+            }
+            disabled={isUpdating}
+            saving={saving}
+            saved={saved}
+            onToggle={(channel, enabled) => void toggle(entry, channel, enabled)}
+          />
+        ))}
+      </div>
+    );
   return (
-    <div className="sino-preferences" style={{ height: SCROLL_AREA_HEIGHT_PX }}>
-      {visible.map((entry) => (
-        <PreferenceItem
-          key={entry.template._id}
-          entry={entry}
-          open={openIds.has(entry.template._id)}
-          onOpenChange={(open) =>
-            setOpenIds((ids) => {
-              const next = new Set(ids);
-              if (open) next.add(entry.template._id);
-              else next.delete(entry.template._id);
-              return next;
-            })
-          }
-          disabled={isUpdating}
-          saving={saving}
-          saved={saved}
-          onToggle={(channel, enabled) => void toggle(entry, channel, enabled)}
-        />
-      ))}
+    <div ref={view} className="sino-preferences-view" tabIndex={-1}>
+      {content}
     </div>
   );
 }
@@ -153,6 +183,7 @@ function PreferenceItem({
           const label = t(channelKeys[channel]);
           return (
             <div className="sino-channel" key={channel} aria-busy={saving === row}>
+              <ChannelIcon channel={channel} />
               <span className="sino-channel__label">{label}</span>
               {saved === row && (
                 <span className="sino-channel__saved" role="status">

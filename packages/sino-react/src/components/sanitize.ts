@@ -10,3 +10,13 @@ export function sanitizeContent(html: string): string {
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'],
   });
 }
+
+/** A notification's content as plain text (for an accessible name), sanitized the same way. */
+export function contentText(html: string): string {
+  const body = DOMPurify.sanitize(html, {
+    USE_PROFILES: { html: true },
+    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'],
+    RETURN_DOM: true,
+  });
+  return (body.textContent ?? '').replace(/\s+/g, ' ').trim();
+}

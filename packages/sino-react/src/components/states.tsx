@@ -23,3 +23,34 @@ export function EmptyState() {
     </div>
   );
 }
+
+export interface ErrorStateProps {
+  /** What failed, in the active language (a translation). */
+  message: string;
+  /** "Try again". */
+  onRetry: () => void;
+  minHeight?: number;
+  /** A line inside a list that is still shown (a later page failed), not the whole view. */
+  inline?: boolean;
+}
+
+/**
+ * A load that failed after the client's retries: the message (`role="alert"`, so it is
+ * announced) and a "Try again" button.
+ */
+export function ErrorState({ message, onRetry, minHeight, inline = false }: ErrorStateProps) {
+  const { t } = useTranslations();
+  return (
+    <div
+      className={['sino-error', inline && 'sino-error--inline'].filter(Boolean).join(' ')}
+      style={minHeight === undefined ? undefined : { minHeight }}
+    >
+      <p className="sino-error__text" role="alert">
+        {message}
+      </p>
+      <button type="button" className="sino-error__retry" onClick={onRetry}>
+        {t('retry')}
+      </button>
+    </div>
+  );
+}

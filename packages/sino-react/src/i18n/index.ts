@@ -254,3 +254,13 @@ export function relativeTime(date: Date | string | number, now: Date, locale: st
   // Under a minute reads as "now" rather than a count of seconds that ticks on screen.
   return format.format(0, 'second');
 }
+
+/**
+ * A timestamp's long date in the locale: "March 10, 2026" in English (the spec's default
+ * format 'MMMM D, YYYY'), "10 de março de 2026" in Brazilian Portuguese; empty when malformed.
+ */
+export function formatDate(date: Date | string | number, locale: string): string {
+  const value = new Date(date);
+  if (!Number.isFinite(value.getTime())) return '';
+  return new Intl.DateTimeFormat(canonical(locale) ?? 'en', { dateStyle: 'long' }).format(value);
+}

@@ -12,6 +12,8 @@ export interface Translations {
   markAllAsRead: string;
   /** Footer label before the provider's name. */
   poweredBy: string;
+  /** Said after a link that opens in a new tab (the footer's). */
+  opensInNewTab: string;
   /** Title of the preferences view and label of the cog. */
   settings: string;
   /** Empty feed. */

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Kennisgewings',
     markAllAsRead: 'Merk almal as gelees',
     poweredBy: 'Aangedryf deur',
+    opensInNewTab: '(maak in ’n nuwe oortjie oop)',
     settings: 'Instellings',
     noNewNotification: 'Nog niks nuuts hier nie',
     removeMessage: 'Verwyder boodskap',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'ማሳወቂያዎች',
     markAllAsRead: 'ሁሉንም እንደተነበቡ ምልክት አድርግ',
     poweredBy: 'የተጎላበተው በ',
+    opensInNewTab: '(በአዲስ ትር ይከፈታል)',
     settings: 'ቅንብሮች',
     noNewNotification: 'እዚህ እስካሁን ምንም አዲስ ነገር የለም',
     removeMessage: 'መልዕክቱን አስወግድ',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'الإشعارات',
     markAllAsRead: 'تعليم الكل كمقروء',
     poweredBy: 'مدعوم من',
+    opensInNewTab: '(يُفتح في علامة تبويب جديدة)',
     settings: 'الإعدادات',
     noNewNotification: 'لا جديد هنا حتى الآن',
     removeMessage: 'إزالة الرسالة',

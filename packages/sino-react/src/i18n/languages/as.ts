@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'জাননী',
     markAllAsRead: 'আটাইবোৰ পঢ়া বুলি চিহ্নিত কৰক',
     poweredBy: 'যোগানধাৰী:',
+    opensInNewTab: '(নতুন টেবত খোল খায়)',
     settings: 'ছেটিংছ',
     noNewNotification: 'ইয়াত এতিয়ালৈকে নতুন একো নাই',
     removeMessage: 'বাৰ্তা আঁতৰাওক',

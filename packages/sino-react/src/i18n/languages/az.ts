@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Bildirişlər',
     markAllAsRead: 'Hamısını oxunmuş kimi qeyd et',
     poweredBy: 'Təminatçı:',
+    opensInNewTab: '(yeni tabda açılır)',
     settings: 'Parametrlər',
     noNewNotification: 'Hələ burada yeni heç nə yoxdur',
     removeMessage: 'Mesajı sil',

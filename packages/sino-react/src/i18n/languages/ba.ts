@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Белдереүҙәр',
     markAllAsRead: 'Барыһын да уҡылған тип билдәләргә',
     poweredBy: 'Ярҙамында эшләй:',
+    opensInNewTab: '(яңы вкладкала асыла)',
     settings: 'Көйләүҙәр',
     noNewNotification: 'Бында әлегә яңы бер нәмә лә юҡ',
     removeMessage: 'Хәбәрҙе юйырға',

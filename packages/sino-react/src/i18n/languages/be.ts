@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Апавяшчэнні',
     markAllAsRead: 'Пазначыць усе як прачытаныя',
     poweredBy: 'Працуе на',
+    opensInNewTab: '(адкрываецца ў новай укладцы)',
     settings: 'Налады',
     noNewNotification: 'Тут пакуль нічога новага',
     removeMessage: 'Выдаліць паведамленне',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Известия',
     markAllAsRead: 'Маркиране на всички като прочетени',
     poweredBy: 'С подкрепата на',
+    opensInNewTab: '(отваря се в нов раздел)',
     settings: 'Настройки',
     noNewNotification: 'Все още няма нищо ново',
     removeMessage: 'Премахване на съобщението',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'सूचना',
     markAllAsRead: 'सब के पढ़ल चिन्हित करीं',
     poweredBy: 'प्रदाता:',
+    opensInNewTab: '(नया टैब में खुलेला)',
     settings: 'सेटिंग',
     noNewNotification: 'इहाँ अबहीं कुछ नया नइखे',
     removeMessage: 'संदेश हटाईं',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'বিজ্ঞপ্তি',
     markAllAsRead: 'সবগুলো পঠিত হিসেবে চিহ্নিত করুন',
     poweredBy: 'সরবরাহকারী:',
+    opensInNewTab: '(নতুন ট্যাবে খোলে)',
     settings: 'সেটিংস',
     noNewNotification: 'এখানে এখনও নতুন কিছু নেই',
     removeMessage: 'বার্তা সরান',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Notificacions',
     markAllAsRead: 'Marca-ho tot com a llegit',
     poweredBy: 'Amb la tecnologia de',
+    opensInNewTab: '(s’obre en una pestanya nova)',
     settings: 'Configuració',
     noNewNotification: 'Encara no hi ha res de nou',
     removeMessage: 'Elimina el missatge',

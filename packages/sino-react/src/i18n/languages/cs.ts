@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Oznámení',
     markAllAsRead: 'Označit vše jako přečtené',
     poweredBy: 'Běží na',
+    opensInNewTab: '(otevře se na nové kartě)',
     settings: 'Nastavení',
     noNewNotification: 'Zatím tu není nic nového',
     removeMessage: 'Odstranit zprávu',

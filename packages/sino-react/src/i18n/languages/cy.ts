@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Hysbysiadau',
     markAllAsRead: 'Marcio’r cyfan fel wedi’u darllen',
     poweredBy: 'Wedi’i bweru gan',
+    opensInNewTab: '(yn agor mewn tab newydd)',
     settings: 'Gosodiadau',
     noNewNotification: 'Does dim byd newydd i’w weld yma eto',
     removeMessage: 'Tynnu’r neges',

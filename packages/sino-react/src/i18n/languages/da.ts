@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Notifikationer',
     markAllAsRead: 'Markér alle som læst',
     poweredBy: 'Leveret af',
+    opensInNewTab: '(åbner i en ny fane)',
     settings: 'Indstillinger',
     noNewNotification: 'Der er intet nyt at se her endnu',
     removeMessage: 'Fjern besked',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Benachrichtigungen',
     markAllAsRead: 'Alle als gelesen markieren',
     poweredBy: 'Bereitgestellt von',
+    opensInNewTab: '(öffnet in einem neuen Tab)',
     settings: 'Einstellungen',
     noNewNotification: 'Hier gibt es noch nichts Neues',
     removeMessage: 'Nachricht entfernen',

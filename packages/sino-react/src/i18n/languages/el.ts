@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Ειδοποιήσεις',
     markAllAsRead: 'Σήμανση όλων ως αναγνωσμένων',
     poweredBy: 'Με την υποστήριξη του',
+    opensInNewTab: '(ανοίγει σε νέα καρτέλα)',
     settings: 'Ρυθμίσεις',
     noNewNotification: 'Δεν υπάρχει τίποτα καινούριο ακόμη',
     removeMessage: 'Αφαίρεση μηνύματος',

@@ -7,6 +7,7 @@ const en: LanguagePack = {
     notifications: 'Notifications',
     markAllAsRead: 'Mark all as read',
     poweredBy: 'Powered by',
+    opensInNewTab: '(opens in a new tab)',
     settings: 'Settings',
     noNewNotification: 'Nothing new to see here yet',
     removeMessage: 'Remove message',

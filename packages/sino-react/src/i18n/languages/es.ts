@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Notificaciones',
     markAllAsRead: 'Marcar todo como leído',
     poweredBy: 'Con la tecnología de',
+    opensInNewTab: '(se abre en una pestaña nueva)',
     settings: 'Configuración',
     noNewNotification: 'Aún no hay nada nuevo por aquí',
     removeMessage: 'Eliminar mensaje',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Teavitused',
     markAllAsRead: 'Märgi kõik loetuks',
     poweredBy: 'Teenust pakub',
+    opensInNewTab: '(avaneb uuel vahelehel)',
     settings: 'Seaded',
     noNewNotification: 'Siin pole veel midagi uut',
     removeMessage: 'Eemalda sõnum',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Jakinarazpenak',
     markAllAsRead: 'Markatu guztiak irakurritako gisa',
     poweredBy: 'Hornitzailea:',
+    opensInNewTab: '(fitxa berri batean irekitzen da)',
     settings: 'Ezarpenak',
     noNewNotification: 'Oraindik ez dago ezer berririk',
     removeMessage: 'Kendu mezua',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'اعلان‌ها',
     markAllAsRead: 'علامت‌گذاری همه به‌عنوان خوانده‌شده',
     poweredBy: 'قدرت‌گرفته از',
+    opensInNewTab: '(در زبانه‌ای جدید باز می‌شود)',
     settings: 'تنظیمات',
     noNewNotification: 'هنوز چیز تازه‌ای اینجا نیست',
     removeMessage: 'حذف پیام',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Ilmoitukset',
     markAllAsRead: 'Merkitse kaikki luetuiksi',
     poweredBy: 'Palvelun tarjoaa',
+    opensInNewTab: '(avautuu uuteen välilehteen)',
     settings: 'Asetukset',
     noNewNotification: 'Täällä ei ole vielä mitään uutta',
     removeMessage: 'Poista viesti',

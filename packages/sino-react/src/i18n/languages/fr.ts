@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Notifications',
     markAllAsRead: 'Tout marquer comme lu',
     poweredBy: 'Propulsé par',
+    opensInNewTab: '(s’ouvre dans un nouvel onglet)',
     settings: 'Paramètres',
     noNewNotification: 'Rien de nouveau pour le moment',
     removeMessage: 'Supprimer le message',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Fógraí',
     markAllAsRead: 'Marcáil gach ceann mar léite',
     poweredBy: 'Faoi chumhacht',
+    opensInNewTab: '(osclaítear i gcluaisín nua é)',
     settings: 'Socruithe',
     noNewNotification: 'Níl aon rud nua le feiceáil anseo fós',
     removeMessage: 'Bain an teachtaireacht',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Notificacións',
     markAllAsRead: 'Marcar todo como lido',
     poweredBy: 'Desenvolvido por',
+    opensInNewTab: '(ábrese nunha nova lapela)',
     settings: 'Configuración',
     noNewNotification: 'Aínda non hai nada novo por aquí',
     removeMessage: 'Eliminar mensaxe',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'સૂચનાઓ',
     markAllAsRead: 'બધાને વાંચેલા તરીકે ચિહ્નિત કરો',
     poweredBy: 'પ્રદાતા:',
+    opensInNewTab: '(નવા ટૅબમાં ખૂલે છે)',
     settings: 'સેટિંગ્સ',
     noNewNotification: 'અહીં હજી કંઈ નવું નથી',
     removeMessage: 'સંદેશ દૂર કરો',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'התראות',
     markAllAsRead: 'סימון הכול כנקרא',
     poweredBy: 'מופעל על ידי',
+    opensInNewTab: '(נפתח בכרטיסייה חדשה)',
     settings: 'הגדרות',
     noNewNotification: 'אין עדיין שום דבר חדש',
     removeMessage: 'הסרת ההודעה',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'सूचनाएँ',
     markAllAsRead: 'सभी को पढ़ा हुआ चिह्नित करें',
     poweredBy: 'प्रदाता:',
+    opensInNewTab: '(नए टैब में खुलता है)',
     settings: 'सेटिंग्स',
     noNewNotification: 'यहाँ अभी कुछ नया नहीं है',
     removeMessage: 'संदेश हटाएँ',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Obavijesti',
     markAllAsRead: 'Označi sve kao pročitano',
     poweredBy: 'Pokreće',
+    opensInNewTab: '(otvara se u novoj kartici)',
     settings: 'Postavke',
     noNewNotification: 'Još nema ništa novo',
     removeMessage: 'Ukloni poruku',

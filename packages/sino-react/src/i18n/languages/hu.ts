@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Értesítések',
     markAllAsRead: 'Összes megjelölése olvasottként',
     poweredBy: 'Üzemelteti:',
+    opensInNewTab: '(új lapon nyílik meg)',
     settings: 'Beállítások',
     noNewNotification: 'Még nincs itt semmi új',
     removeMessage: 'Üzenet eltávolítása',

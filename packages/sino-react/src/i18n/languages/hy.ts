@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Ծանուցումներ',
     markAllAsRead: 'Նշել բոլորը որպես կարդացված',
     poweredBy: 'Աշխատում է՝',
+    opensInNewTab: '(բացվում է նոր ներդիրում)',
     settings: 'Կարգավորումներ',
     noNewNotification: 'Այստեղ դեռ նոր բան չկա',
     removeMessage: 'Հեռացնել հաղորդագրությունը',

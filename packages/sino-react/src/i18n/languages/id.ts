@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Notifikasi',
     markAllAsRead: 'Tandai semua sudah dibaca',
     poweredBy: 'Didukung oleh',
+    opensInNewTab: '(terbuka di tab baru)',
     settings: 'Pengaturan',
     noNewNotification: 'Belum ada yang baru di sini',
     removeMessage: 'Hapus pesan',

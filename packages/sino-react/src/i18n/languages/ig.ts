@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Ọkwa',
     markAllAsRead: 'Kaa ha niile dị ka agụrụ agụ',
     poweredBy: 'Nke na-akwado ya bụ',
+    opensInNewTab: '(na-emepe na taabụ ọhụrụ)',
     settings: 'Ntọala',
     noNewNotification: 'Ọ dịbeghị ihe ọhụrụ ebe a',
     removeMessage: 'Wepụ ozi',

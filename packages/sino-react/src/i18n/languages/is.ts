@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Tilkynningar',
     markAllAsRead: 'Merkja allt sem lesið',
     poweredBy: 'Keyrt á',
+    opensInNewTab: '(opnast í nýjum flipa)',
     settings: 'Stillingar',
     noNewNotification: 'Ekkert nýtt að sjá hér enn',
     removeMessage: 'Fjarlægja skilaboð',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Notifiche',
     markAllAsRead: 'Segna tutto come letto',
     poweredBy: 'Offerto da',
+    opensInNewTab: '(si apre in una nuova scheda)',
     settings: 'Impostazioni',
     noNewNotification: 'Ancora nessuna novità',
     removeMessage: 'Rimuovi messaggio',

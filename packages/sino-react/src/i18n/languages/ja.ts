@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: '通知',
     markAllAsRead: 'すべて既読にする',
     poweredBy: '提供:',
+    opensInNewTab: '（新しいタブで開きます）',
     settings: '設定',
     noNewNotification: '新しいお知らせはまだありません',
     removeMessage: 'メッセージを削除',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'შეტყობინებები',
     markAllAsRead: 'ყველას წაკითხულად მონიშვნა',
     poweredBy: 'მხარდაჭერილია:',
+    opensInNewTab: '(იხსნება ახალ ჩანართში)',
     settings: 'პარამეტრები',
     noNewNotification: 'აქ ჯერ ახალი არაფერია',
     removeMessage: 'შეტყობინების წაშლა',

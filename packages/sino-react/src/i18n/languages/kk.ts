@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Хабарландырулар',
     markAllAsRead: 'Барлығын оқылды деп белгілеу',
     poweredBy: 'Қолдау көрсететін:',
+    opensInNewTab: '(жаңа қойындыда ашылады)',
     settings: 'Параметрлер',
     noNewNotification: 'Мұнда әзірге жаңа ештеңе жоқ',
     removeMessage: 'Хабарды жою',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'ការជូនដំណឹង',
     markAllAsRead: 'សម្គាល់ទាំងអស់ថាបានអានហើយ',
     poweredBy: 'ដំណើរការដោយ',
+    opensInNewTab: '(បើកក្នុងផ្ទាំងថ្មី)',
     settings: 'ការកំណត់',
     noNewNotification: 'មិនទាន់មានអ្វីថ្មីនៅទីនេះនៅឡើយទេ',
     removeMessage: 'លុបសារ',

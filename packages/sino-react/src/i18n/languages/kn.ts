@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'ಅಧಿಸೂಚನೆಗಳು',
     markAllAsRead: 'ಎಲ್ಲವನ್ನೂ ಓದಲಾಗಿದೆ ಎಂದು ಗುರುತಿಸಿ',
     poweredBy: 'ಒದಗಿಸುವವರು:',
+    opensInNewTab: '(ಹೊಸ ಟ್ಯಾಬ್‌ನಲ್ಲಿ ತೆರೆಯುತ್ತದೆ)',
     settings: 'ಸೆಟ್ಟಿಂಗ್‌ಗಳು',
     noNewNotification: 'ಇಲ್ಲಿ ಇನ್ನೂ ಹೊಸದೇನೂ ಇಲ್ಲ',
     removeMessage: 'ಸಂದೇಶ ತೆಗೆದುಹಾಕಿ',

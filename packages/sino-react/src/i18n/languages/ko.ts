@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: '알림',
     markAllAsRead: '모두 읽음으로 표시',
     poweredBy: '제공:',
+    opensInNewTab: '(새 탭에서 열림)',
     settings: '설정',
     noNewNotification: '아직 새로운 내용이 없습니다',
     removeMessage: '메시지 삭제',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'ئاگادارکردنەوەکان',
     markAllAsRead: 'هەمووی وەک خوێندراو نیشان بکە',
     poweredBy: 'دابینکەر:',
+    opensInNewTab: '(لە تابێکی نوێدا دەکرێتەوە)',
     settings: 'ڕێکخستنەکان',
     noNewNotification: 'هێشتا هیچ شتێکی نوێ لێرە نییە',
     removeMessage: 'لابردنی پەیام',

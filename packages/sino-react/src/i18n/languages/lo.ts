@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'ການແຈ້ງເຕືອນ',
     markAllAsRead: 'ໝາຍທັງໝົດວ່າອ່ານແລ້ວ',
     poweredBy: 'ຂັບເຄື່ອນໂດຍ',
+    opensInNewTab: '(ເປີດໃນແຖບໃໝ່)',
     settings: 'ການຕັ້ງຄ່າ',
     noNewNotification: 'ຍັງບໍ່ມີຫຍັງໃໝ່ຢູ່ນີ້',
     removeMessage: 'ລຶບຂໍ້ຄວາມ',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Pranešimai',
     markAllAsRead: 'Pažymėti visus kaip perskaitytus',
     poweredBy: 'Veikia su',
+    opensInNewTab: '(atidaroma naujame skirtuke)',
     settings: 'Nustatymai',
     noNewNotification: 'Kol kas nieko naujo',
     removeMessage: 'Pašalinti pranešimą',

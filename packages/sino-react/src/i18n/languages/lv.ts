@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Paziņojumi',
     markAllAsRead: 'Atzīmēt visus kā izlasītus',
     poweredBy: 'Nodrošina',
+    opensInNewTab: '(atveras jaunā cilnē)',
     settings: 'Iestatījumi',
     noNewNotification: 'Šeit vēl nav nekā jauna',
     removeMessage: 'Noņemt ziņojumu',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Известувања',
     markAllAsRead: 'Означи ги сите како прочитани',
     poweredBy: 'Овозможено од',
+    opensInNewTab: '(се отвора во ново јазиче)',
     settings: 'Поставки',
     noNewNotification: 'Сè уште нема ништо ново',
     removeMessage: 'Отстрани ја пораката',

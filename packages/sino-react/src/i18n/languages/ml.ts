@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'അറിയിപ്പുകൾ',
     markAllAsRead: 'എല്ലാം വായിച്ചതായി അടയാളപ്പെടുത്തുക',
     poweredBy: 'ദാതാവ്:',
+    opensInNewTab: '(പുതിയ ടാബിൽ തുറക്കുന്നു)',
     settings: 'ക്രമീകരണങ്ങൾ',
     noNewNotification: 'ഇവിടെ ഇതുവരെ പുതിയതൊന്നുമില്ല',
     removeMessage: 'സന്ദേശം നീക്കം ചെയ്യുക',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'सूचना',
     markAllAsRead: 'सर्व वाचलेल्या म्हणून चिन्हांकित करा',
     poweredBy: 'प्रदाता:',
+    opensInNewTab: '(नवीन टॅबमध्ये उघडते)',
     settings: 'सेटिंग्ज',
     noNewNotification: 'येथे अद्याप काहीही नवीन नाही',
     removeMessage: 'संदेश काढा',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Pemberitahuan',
     markAllAsRead: 'Tandakan semua sebagai dibaca',
     poweredBy: 'Dikuasakan oleh',
+    opensInNewTab: '(dibuka dalam tab baharu)',
     settings: 'Tetapan',
     noNewNotification: 'Belum ada apa-apa yang baharu di sini',
     removeMessage: 'Alih keluar mesej',

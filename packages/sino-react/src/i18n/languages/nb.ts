@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Varsler',
     markAllAsRead: 'Merk alle som lest',
     poweredBy: 'Levert av',
+    opensInNewTab: '(åpnes i en ny fane)',
     settings: 'Innstillinger',
     noNewNotification: 'Ingenting nytt å se her ennå',
     removeMessage: 'Fjern melding',

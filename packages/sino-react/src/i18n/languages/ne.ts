@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'सूचनाहरू',
     markAllAsRead: 'सबैलाई पढिएको रूपमा चिन्ह लगाउनुहोस्',
     poweredBy: 'प्रदायक:',
+    opensInNewTab: '(नयाँ ट्याबमा खुल्छ)',
     settings: 'सेटिङहरू',
     noNewNotification: 'यहाँ अहिलेसम्म केही नयाँ छैन',
     removeMessage: 'सन्देश हटाउनुहोस्',

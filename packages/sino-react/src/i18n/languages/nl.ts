@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Meldingen',
     markAllAsRead: 'Alles als gelezen markeren',
     poweredBy: 'Mogelijk gemaakt door',
+    opensInNewTab: '(opent in een nieuw tabblad)',
     settings: 'Instellingen',
     noNewNotification: 'Nog niets nieuws te zien',
     removeMessage: 'Bericht verwijderen',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'ବିଜ୍ଞପ୍ତି',
     markAllAsRead: 'ସବୁକୁ ପଢ଼ାଯାଇଛି ଭାବେ ଚିହ୍ନିତ କରନ୍ତୁ',
     poweredBy: 'ପ୍ରଦାତା:',
+    opensInNewTab: '(ନୂଆ ଟାବ୍‌ରେ ଖୋଲେ)',
     settings: 'ସେଟିଂସ',
     noNewNotification: 'ଏଠାରେ ଏପର୍ଯ୍ୟନ୍ତ କିଛି ନୂଆ ନାହିଁ',
     removeMessage: 'ବାର୍ତ୍ତା ହଟାନ୍ତୁ',

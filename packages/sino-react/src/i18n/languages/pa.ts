@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'ਸੂਚਨਾਵਾਂ',
     markAllAsRead: 'ਸਭ ਨੂੰ ਪੜ੍ਹਿਆ ਵਜੋਂ ਨਿਸ਼ਾਨਬੱਧ ਕਰੋ',
     poweredBy: 'ਪ੍ਰਦਾਤਾ:',
+    opensInNewTab: '(ਨਵੀਂ ਟੈਬ ਵਿੱਚ ਖੁੱਲ੍ਹਦਾ ਹੈ)',
     settings: 'ਸੈਟਿੰਗਾਂ',
     noNewNotification: 'ਇੱਥੇ ਹਾਲੇ ਕੁਝ ਨਵਾਂ ਨਹੀਂ ਹੈ',
     removeMessage: 'ਸੁਨੇਹਾ ਹਟਾਓ',

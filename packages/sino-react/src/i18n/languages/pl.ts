@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Powiadomienia',
     markAllAsRead: 'Oznacz wszystkie jako przeczytane',
     poweredBy: 'Obsługiwane przez',
+    opensInNewTab: '(otwiera się w nowej karcie)',
     settings: 'Ustawienia',
     noNewNotification: 'Na razie nic nowego',
     removeMessage: 'Usuń wiadomość',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Notificações',
     markAllAsRead: 'Marcar todas como lidas',
     poweredBy: 'Desenvolvido por',
+    opensInNewTab: '(abre em uma nova aba)',
     settings: 'Configurações',
     noNewNotification: 'Nada de novo por aqui ainda',
     removeMessage: 'Remover mensagem',

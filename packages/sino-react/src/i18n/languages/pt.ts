@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Notificações',
     markAllAsRead: 'Marcar todas como lidas',
     poweredBy: 'Com tecnologia de',
+    opensInNewTab: '(abre num novo separador)',
     settings: 'Definições',
     noNewNotification: 'Ainda não há nada de novo',
     removeMessage: 'Remover mensagem',

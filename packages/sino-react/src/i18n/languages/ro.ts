@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Notificări',
     markAllAsRead: 'Marchează tot ca citit',
     poweredBy: 'Oferit de',
+    opensInNewTab: '(se deschide într-o filă nouă)',
     settings: 'Setări',
     noNewNotification: 'Încă nu e nimic nou aici',
     removeMessage: 'Elimină mesajul',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Уведомления',
     markAllAsRead: 'Отметить все как прочитанные',
     poweredBy: 'Работает на',
+    opensInNewTab: '(откроется в новой вкладке)',
     settings: 'Настройки',
     noNewNotification: 'Здесь пока ничего нового',
     removeMessage: 'Удалить сообщение',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'सूचनाः',
     markAllAsRead: 'सर्वाः पठिताः इति अङ्कयतु',
     poweredBy: 'प्रदाता:',
+    opensInNewTab: '(नूतने पत्रके उद्घाट्यते)',
     settings: 'विन्यासाः',
     noNewNotification: 'अत्र अद्यापि किमपि नूतनं नास्ति',
     removeMessage: 'सन्देशं निष्कासयतु',

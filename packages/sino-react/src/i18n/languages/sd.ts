@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'اطلاعون',
     markAllAsRead: 'سڀ پڙهيل طور نشان لڳايو',
     poweredBy: 'فراهم ڪندڙ:',
+    opensInNewTab: '(نئين ٽيب ۾ کلي ٿو)',
     settings: 'سيٽنگون',
     noNewNotification: 'اڃا هتي ڪجهه به نئون ناهي',
     removeMessage: 'پيغام هٽايو',

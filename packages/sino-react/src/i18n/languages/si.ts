@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'දැනුම්දීම්',
     markAllAsRead: 'සියල්ල කියවූ ලෙස ලකුණු කරන්න',
     poweredBy: 'සපයන්නා:',
+    opensInNewTab: '(නව ටැබයක විවෘත වේ)',
     settings: 'සැකසීම්',
     noNewNotification: 'මෙහි තවම අලුත් කිසිවක් නැත',
     removeMessage: 'පණිවිඩය ඉවත් කරන්න',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Upozornenia',
     markAllAsRead: 'Označiť všetko ako prečítané',
     poweredBy: 'Poháňa',
+    opensInNewTab: '(otvorí sa na novej karte)',
     settings: 'Nastavenia',
     noNewNotification: 'Zatiaľ tu nie je nič nové',
     removeMessage: 'Odstrániť správu',

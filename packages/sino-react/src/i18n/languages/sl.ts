@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Obvestila',
     markAllAsRead: 'Označi vse kot prebrano',
     poweredBy: 'Omogoča',
+    opensInNewTab: '(odpre se v novem zavihku)',
     settings: 'Nastavitve',
     noNewNotification: 'Tu še ni nič novega',
     removeMessage: 'Odstrani sporočilo',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Fa’asilasilaga',
     markAllAsRead: 'Fa’ailoga uma ua faitau',
     poweredBy: 'Fa’amalosia e',
+    opensInNewTab: '(e tatala i se itulau fou)',
     settings: 'Seti',
     noNewNotification: 'E le’i iai se mea fou iinei',
     removeMessage: 'Aveese le fe’au',

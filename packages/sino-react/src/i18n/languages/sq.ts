@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Njoftimet',
     markAllAsRead: 'Shëno të gjitha si të lexuara',
     poweredBy: 'Mundësuar nga',
+    opensInNewTab: '(hapet në një skedë të re)',
     settings: 'Cilësimet',
     noNewNotification: 'Ende s’ka asgjë të re këtu',
     removeMessage: 'Hiq mesazhin',

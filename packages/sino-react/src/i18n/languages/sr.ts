@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Обавештења',
     markAllAsRead: 'Означи све као прочитано',
     poweredBy: 'Покреће',
+    opensInNewTab: '(отвара се на новој картици)',
     settings: 'Подешавања',
     noNewNotification: 'Још нема ништа ново',
     removeMessage: 'Уклони поруку',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Aviseringar',
     markAllAsRead: 'Markera alla som lästa',
     poweredBy: 'Drivs av',
+    opensInNewTab: '(öppnas i en ny flik)',
     settings: 'Inställningar',
     noNewNotification: 'Inget nytt att se här än',
     removeMessage: 'Ta bort meddelande',

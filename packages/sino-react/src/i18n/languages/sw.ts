@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Arifa',
     markAllAsRead: 'Weka zote kuwa zimesomwa',
     poweredBy: 'Inaendeshwa na',
+    opensInNewTab: '(hufunguka katika kichupo kipya)',
     settings: 'Mipangilio',
     noNewNotification: 'Bado hakuna jipya hapa',
     removeMessage: 'Ondoa ujumbe',

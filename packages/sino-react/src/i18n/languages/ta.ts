@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'அறிவிப்புகள்',
     markAllAsRead: 'அனைத்தையும் படித்ததாகக் குறி',
     poweredBy: 'வழங்குநர்:',
+    opensInNewTab: '(புதிய தாவலில் திறக்கும்)',
     settings: 'அமைப்புகள்',
     noNewNotification: 'இங்கே இன்னும் புதிதாக எதுவும் இல்லை',
     removeMessage: 'செய்தியை அகற்று',

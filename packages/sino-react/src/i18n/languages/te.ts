@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'నోటిఫికేషన్‌లు',
     markAllAsRead: 'అన్నింటినీ చదివినట్లు గుర్తించు',
     poweredBy: 'అందించినవారు:',
+    opensInNewTab: '(కొత్త ట్యాబ్‌లో తెరుచుకుంటుంది)',
     settings: 'సెట్టింగ్‌లు',
     noNewNotification: 'ఇక్కడ ఇంకా కొత్తగా ఏమీ లేదు',
     removeMessage: 'సందేశాన్ని తీసివేయి',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'การแจ้งเตือน',
     markAllAsRead: 'ทำเครื่องหมายว่าอ่านแล้วทั้งหมด',
     poweredBy: 'ขับเคลื่อนโดย',
+    opensInNewTab: '(เปิดในแท็บใหม่)',
     settings: 'การตั้งค่า',
     noNewNotification: 'ยังไม่มีอะไรใหม่ที่นี่',
     removeMessage: 'ลบข้อความ',

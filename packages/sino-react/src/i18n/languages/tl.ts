@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Mga Notification',
     markAllAsRead: 'Markahan lahat bilang nabasa na',
     poweredBy: 'Pinapagana ng',
+    opensInNewTab: '(magbubukas sa bagong tab)',
     settings: 'Mga Setting',
     noNewNotification: 'Wala pang bago rito',
     removeMessage: 'Alisin ang mensahe',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Bildirimler',
     markAllAsRead: 'Tümünü okundu olarak işaretle',
     poweredBy: 'Sağlayıcı:',
+    opensInNewTab: '(yeni sekmede açılır)',
     settings: 'Ayarlar',
     noNewNotification: 'Henüz burada yeni bir şey yok',
     removeMessage: 'Mesajı kaldır',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Сповіщення',
     markAllAsRead: 'Позначити всі як прочитані',
     poweredBy: 'Працює на',
+    opensInNewTab: '(відкривається в новій вкладці)',
     settings: 'Налаштування',
     noNewNotification: 'Тут поки нічого нового',
     removeMessage: 'Видалити повідомлення',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'اطلاعات',
     markAllAsRead: 'سب کو پڑھا ہوا نشان زد کریں',
     poweredBy: 'فراہم کنندہ:',
+    opensInNewTab: '(نئے ٹیب میں کھلتا ہے)',
     settings: 'ترتیبات',
     noNewNotification: 'یہاں ابھی تک کچھ نیا نہیں',
     removeMessage: 'پیغام ہٹائیں',

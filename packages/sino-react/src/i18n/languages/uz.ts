@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Bildirishnomalar',
     markAllAsRead: 'Hammasini oʻqilgan deb belgilash',
     poweredBy: 'Taʼminlovchi:',
+    opensInNewTab: '(yangi varaqda ochiladi)',
     settings: 'Sozlamalar',
     noNewNotification: 'Hozircha bu yerda yangi narsa yoʻq',
     removeMessage: 'Xabarni olib tashlash',

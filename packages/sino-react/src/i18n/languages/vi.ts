@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Thông báo',
     markAllAsRead: 'Đánh dấu tất cả là đã đọc',
     poweredBy: 'Được hỗ trợ bởi',
+    opensInNewTab: '(mở trong thẻ mới)',
     settings: 'Cài đặt',
     noNewNotification: 'Chưa có gì mới ở đây',
     removeMessage: 'Xóa tin nhắn',

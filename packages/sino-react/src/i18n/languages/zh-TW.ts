@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: '通知',
     markAllAsRead: '全部標示為已讀',
     poweredBy: '技術支援：',
+    opensInNewTab: '（在新分頁中開啟）',
     settings: '設定',
     noNewNotification: '目前沒有新內容',
     removeMessage: '移除訊息',

@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: '通知',
     markAllAsRead: '全部标为已读',
     poweredBy: '技术支持：',
+    opensInNewTab: '（在新标签页中打开）',
     settings: '设置',
     noNewNotification: '暂时没有新内容',
     removeMessage: '删除消息',

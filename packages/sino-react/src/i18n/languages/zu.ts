@@ -7,6 +7,7 @@ const pack: LanguagePack = {
     notifications: 'Izaziso',
     markAllAsRead: 'Maka konke njengokufundiwe',
     poweredBy: 'Kunikwe amandla ngu-',
+    opensInNewTab: '(ivuleka kuthebhu entsha)',
     settings: 'Izilungiselelo',
     noNewNotification: 'Akukho okusha okungabonwa lapha okwamanje',
     removeMessage: 'Susa umlayezo',
