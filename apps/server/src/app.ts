@@ -198,6 +198,7 @@ export async function construirApp(
     chaveSino && (config.ROLE === 'all' || config.ROLE === 'worker')
       ? criarEntregadorDoOutbox({
           db: banco.db,
+          escutar: (canal, aoAvisar) => banco.listen(canal, aoAvisar),
           sino: clienteSinoLocal(app, chaveSino),
           log: app.log.child({ modulo: 'outbox-locadora' }),
         })

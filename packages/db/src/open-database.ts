@@ -47,7 +47,20 @@ export interface DatabaseHandle {
    * answered. A failed multi-statement text never leaves its connection inside a transaction.
    */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /**
+   * Calls `onNotify` on each `NOTIFY` of `channel` (a plain identifier): a transaction's
+   * notifications arrive when it commits, never when it rolls back. Delivery is a hint, not a
+   * guarantee (a PostgreSQL listener that lost its connection misses what was sent until it
+   * is back), so a listener still polls now and then. Resolves to a function that stops it.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function checkChannel(channel: string): void {
+  if (!CHANNEL.test(channel)) throw new Error(`Invalid notification channel "${channel}"`);
 }
 
 // Any constant works; it only has to be the same for every process of the product.
@@ -100,7 +113,81 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
         throw error;
       }
     },
+    async listen(channel, onNotify) {
+      checkChannel(channel);
+      const stop = await client.listen(channel, () => onNotify());
+      return async () => {
+        if (!client.closed) await stop();
+      };
+    },
     close: () => client.close(),
+  };
+}
+
+/**
+ * LISTEN on a connection of its own (not the pool's: it stays open for as long as the
+ * listener), opened again after a lost connection, with a pause that doubles up to 30 s.
+ */
+async function listenOnPostgres(
+  url: string,
+  connectTimeoutMs: number,
+  channel: string,
+  onNotify: () => void,
+): Promise<() => Promise<void>> {
+  checkChannel(channel);
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let pause = 1000;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: connectTimeoutMs,
+    });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    next.on('error', () => reconnect(next));
+    next.on('end', () => reconnect(next));
+    try {
+      await next.connect();
+      await next.query(`listen ${channel}`);
+    } catch (error) {
+      await next.end().catch(() => {});
+      throw error;
+    }
+    if (stopped) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    pause = 1000;
+  };
+  const reconnect = (lost: pg.Client) => {
+    if (stopped || lost !== client || retry) return;
+    client = undefined;
+    lost.end().catch(() => {});
+    const again = () => {
+      retry = setTimeout(() => {
+        retry = undefined;
+        if (stopped) return;
+        connect().catch(() => {
+          pause = Math.min(pause * 2, 30_000);
+          again();
+        });
+      }, pause);
+      retry.unref();
+    };
+    // Whatever was notified meanwhile is missed: one call makes the listener look now.
+    onNotify();
+    again();
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
+    client = undefined;
   };
 }
 
@@ -161,6 +248,7 @@ async function openPostgres(
         connection.release(broken);
       }
     },
+    listen: (channel, onNotify) => listenOnPostgres(url, connectTimeoutMs, channel, onNotify),
     close: () => pool.end(),
   };
 }

@@ -426,4 +426,30 @@ describe('outbox da Locadora', () => {
       expect(await mensagensDe(cliente.id, linha.id)).toHaveLength(1);
     }
   });
+
+  it('o commit de uma reserva acorda o entregador na hora, sem esperar a próxima consulta', async () => {
+    const cliente = await t.novoCliente({ nome: 'Ana Aviso' });
+    // A poll a minute apart: only the commit's NOTIFY can make the delivery prompt.
+    const entregador = entregadorLocal({
+      intervaloMs: 60_000,
+      escutar: (canal, aoAvisar) => banco.listen(canal, aoAvisar),
+    });
+    entregador.iniciar();
+    try {
+      // The first pass runs at start; let it finish and the worker settle into its long wait.
+      await dormir(500);
+      const r = await reservar(cliente.token);
+      expect(r.statusCode, r.body).toBe(201);
+      const reservadaEm = Date.now();
+      const id = r.json<{ id_locacao: number }>().id_locacao;
+      await vi.waitFor(async () => expect((await eventoDaReserva(id)).entregue_em).not.toBeNull(), {
+        timeout: 3000,
+        interval: 20,
+      });
+      expect(Date.now() - reservadaEm).toBeLessThan(3000);
+      expect(await mensagensDe(cliente.id, (await eventoDaReserva(id)).id)).toHaveLength(1);
+    } finally {
+      await entregador.parar();
+    }
+  });
 });

@@ -20,7 +20,12 @@ export interface OpcoesDoEntregador {
   /** Sino's server API with Locadora's key. */
   sino: SinoClient;
   log: RegistroDoEntregador;
-  /** Pause between polls when nothing is due (ms). */
+  /**
+   * Listens for new events (`DatabaseHandle.listen`): the worker looks at once when a change
+   * with an event commits, instead of at its next poll. Without it, it polls only.
+   */
+  escutar?: (canal: string, aoAvisar: () => void) => Promise<() => Promise<void>>;
+  /** Pause between polls when nothing is due (ms); with `escutar`, only the fallback. */
   intervaloMs?: number;
   /**
    * Pause after a pass that sent something (ms): while events keep coming they go in small
@@ -48,6 +53,9 @@ export interface OpcoesDoEntregador {
   /** Days a delivered or set-aside event is kept (for the operator) before it is deleted. */
   diasDeRetencao?: number;
 }
+
+/** The channel the outbox's trigger notifies on each insert (migration 0003). */
+export const CANAL_DO_OUTBOX = 'locadora_outbox';
 
 /** How often the worker deletes the events past their retention. */
 const LIMPEZA_A_CADA_MS = 60 * 60_000;
@@ -90,6 +98,11 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
   let rodada: Promise<void> | undefined;
   let temporizador: NodeJS.Timeout | undefined;
   let acordar: (() => void) | undefined;
+  let pararDeEscutar: (() => Promise<void>) | undefined;
+  /** A commit announced events while a pass was running: look again right after it. */
+  let avisado = false;
+  let sonoAcordavel = false;
+  let inicioDaUltimaPassada = 0;
 
   function espera(tentativas: number): number {
     const base = Math.min(esperaBaseMs * 2 ** Math.max(tentativas - 1, 0), esperaMaximaMs);
@@ -228,6 +241,13 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
     while (ativo) {
       let cheio = false;
       let enviou = false;
+      // Announced commits come one per booking: passes stay at least `intervaloAtivoMs`
+      // apart, so a burst goes in a few batches, not in one pass per event.
+      const desdeAUltima = Date.now() - inicioDaUltimaPassada;
+      if (desdeAUltima < intervaloAtivoMs) await dormir(intervaloAtivoMs - desdeAUltima);
+      if (!ativo) break;
+      inicioDaUltimaPassada = Date.now();
+      avisado = false;
       try {
         const { entregues, adiados, descartados } = await entregarPendentes();
         cheio = entregues + adiados + descartados >= lote;
@@ -243,13 +263,24 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
       // soon after they commit (a notification within a second of its booking), and spread
       // out: a burst of a second's events every second showed as a latency spike of the
       // bookings themselves (bench:locacoes).
-      if (cheio || !ativo) continue;
-      await new Promise<void>((resolver) => {
-        acordar = resolver;
-        temporizador = setTimeout(resolver, enviou ? intervaloAtivoMs : intervaloMs);
-      });
-      acordar = undefined;
+      if (cheio || avisado || !ativo) continue;
+      await dormir(enviou ? intervaloAtivoMs : intervaloMs, true);
     }
+  }
+
+  /** Waits `ms`, or less when stopped or, if `acordavel`, when a commit announces events. */
+  async function dormir(ms: number, acordavel = false): Promise<void> {
+    sonoAcordavel = acordavel;
+    await new Promise<void>((resolver) => {
+      acordar = resolver;
+      temporizador = setTimeout(resolver, ms);
+    });
+    acordar = undefined;
+  }
+
+  function aoAvisar(): void {
+    avisado = true;
+    if (sonoAcordavel) acordar?.();
   }
 
   return {
@@ -261,12 +292,25 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
       if (ativo) return;
       ativo = true;
       rodada = laco();
+      if (opcoes.escutar)
+        opcoes
+          .escutar(CANAL_DO_OUTBOX, aoAvisar)
+          .then(async (parar) => {
+            // Stopped before the listener was up.
+            if (ativo) pararDeEscutar = parar;
+            else await parar();
+          })
+          .catch((err: unknown) =>
+            opcoes.log.warn({ err }, 'outbox: sem aviso de novos eventos; só a consulta periódica'),
+          );
     },
     /** Stops polling; resolves once the pass under way has finished. */
     async parar(): Promise<void> {
       ativo = false;
       clearTimeout(temporizador);
       acordar?.();
+      await pararDeEscutar?.();
+      pararDeEscutar = undefined;
       await rodada;
       rodada = undefined;
     },
