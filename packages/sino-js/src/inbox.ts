@@ -14,6 +14,7 @@ import {
 import { WidgetApi } from './http.js';
 import { withRetries, type RetryPolicy } from './retry.js';
 import { SocketManager, type SocketStatus } from './socket.js';
+import type { WebSocketConstructor } from './socket-io.js';
 import type {
   ActionStatus,
   ButtonType,
@@ -92,6 +93,8 @@ export interface InboxOptions extends SubscriberIdentity {
   onUnreadCountChanged?: (count: number) => void;
   /** `fetch` to use; the global one by default. */
   fetch?: typeof fetch;
+  /** `WebSocket` to use; the global one by default (give `ws`'s on Node.js before 22). */
+  WebSocket?: WebSocketConstructor;
   /** Where the token is kept; `localStorage` when there is one. `null`: nowhere. */
   storage?: TokenStorage | null;
   /** Where count events are dispatched; `window` when there is one. `null`: nowhere. */
@@ -175,6 +178,7 @@ export class SinoInbox {
       },
       this.logger,
       options.socketEventDebounceMs,
+      options.WebSocket,
     );
     this.state = this.initialState({
       ...DEFAULT_FETCHING_STRATEGY,

@@ -3,6 +3,7 @@ export type * from './types.js';
 export { SinoApiError, WidgetApi, type SessionRequest } from './http.js';
 export { isRetryable, retryDelay, type RetryPolicy } from './retry.js';
 export { SocketManager, type SocketHandlers, type SocketStatus } from './socket.js';
+export type { WebSocketConstructor, WebSocketLike } from './socket-io.js';
 export {
   SinoInbox,
   isUnread,

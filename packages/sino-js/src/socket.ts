@@ -1,4 +1,3 @@
-import { io, type Socket } from 'socket.io-client';
 import {
   SOCKET_CONNECTION_TIMEOUT_MS,
   SOCKET_EVENT_DEBOUNCE_MS,
@@ -8,6 +7,7 @@ import {
   SOCKET_RECONNECTION_DELAY_MAX_MS,
   SOCKET_RECONNECTION_DELAY_MS,
 } from './constants.js';
+import { SocketIoClient, type WebSocketConstructor } from './socket-io.js';
 import type { Logger, Message, UnreadCountEvent, UnseenCountEvent } from './types.js';
 
 export interface SocketHandlers {
@@ -26,7 +26,7 @@ export type SocketStatus = 'disconnected' | 'connecting' | 'connected';
  * next, so a re-initialised session never leaves two sockets (and two sets of events) behind.
  */
 export class SocketManager {
-  private socket: Socket | null = null;
+  private socket: SocketIoClient | null = null;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(
@@ -34,6 +34,8 @@ export class SocketManager {
     private readonly handlers: SocketHandlers,
     private readonly logger: Logger,
     private readonly debounceMs: number = SOCKET_EVENT_DEBOUNCE_MS,
+    /** The WebSocket to use where the platform has none (Node.js before 22: `ws`). */
+    private readonly WebSocket?: WebSocketConstructor,
   ) {}
 
   get connected(): boolean {
@@ -43,41 +45,48 @@ export class SocketManager {
   connect(token: string): void {
     this.disconnect();
     this.handlers.onStatus('connecting');
-    const socket = io(this.socketUrl, {
-      path: SOCKET_PATH,
-      transports: ['websocket'],
-      auth: { token },
-      reconnection: true,
-      reconnectionAttempts: SOCKET_RECONNECTION_ATTEMPTS,
-      reconnectionDelay: SOCKET_RECONNECTION_DELAY_MS,
-      reconnectionDelayMax: SOCKET_RECONNECTION_DELAY_MAX_MS,
-      randomizationFactor: SOCKET_RANDOMIZATION_FACTOR,
-      timeout: SOCKET_CONNECTION_TIMEOUT_MS,
-      // A new socket per session: never one shared through socket.io's manager cache.
-      forceNew: true,
-    });
-    this.socket = socket;
-    const current = () => this.socket === socket;
-    socket.on('connect', () => current() && this.handlers.onStatus('connected'));
-    socket.on('disconnect', () => current() && this.handlers.onStatus('disconnected'));
-    socket.on('connect_error', (error: Error) => {
-      if (current()) this.logger.error(error.message);
-    });
-    socket.on('notification_received', (data: { message: Message }) => {
-      if (current() && data?.message) this.handlers.onNotificationReceived(data.message);
-    });
     const unseen = this.debounce((event: UnseenCountEvent) => {
       if (current()) this.handlers.onUnseenCountChanged(event);
     });
     const unread = this.debounce((event: UnreadCountEvent) => {
       if (current()) this.handlers.onUnreadCountChanged(event);
     });
-    socket.on('unseen_count_changed', (data: UnseenCountEvent) => {
-      if (Number.isInteger(data?.unseenCount)) unseen(data);
-    });
-    socket.on('unread_count_changed', (data: UnreadCountEvent) => {
-      if (Number.isInteger(data?.unreadCount)) unread(data);
-    });
+    const socket: SocketIoClient = new SocketIoClient(
+      {
+        url: this.socketUrl,
+        path: SOCKET_PATH,
+        auth: { token },
+        reconnectionAttempts: SOCKET_RECONNECTION_ATTEMPTS,
+        reconnectionDelayMs: SOCKET_RECONNECTION_DELAY_MS,
+        reconnectionDelayMaxMs: SOCKET_RECONNECTION_DELAY_MAX_MS,
+        randomizationFactor: SOCKET_RANDOMIZATION_FACTOR,
+        timeoutMs: SOCKET_CONNECTION_TIMEOUT_MS,
+        WebSocket: this.WebSocket,
+      },
+      {
+        connect: () => current() && this.handlers.onStatus('connected'),
+        disconnect: () => current() && this.handlers.onStatus('disconnected'),
+        connectError: (error) => {
+          if (current()) this.logger.error(error.message);
+        },
+        event: (name, data) => {
+          if (!current()) return;
+          if (name === 'notification_received') {
+            const message = (data as { message?: Message } | undefined)?.message;
+            if (message) this.handlers.onNotificationReceived(message);
+          } else if (name === 'unseen_count_changed') {
+            if (Number.isInteger((data as UnseenCountEvent | undefined)?.unseenCount))
+              unseen(data as UnseenCountEvent);
+          } else if (name === 'unread_count_changed') {
+            if (Number.isInteger((data as UnreadCountEvent | undefined)?.unreadCount))
+              unread(data as UnreadCountEvent);
+          }
+        },
+      },
+    );
+    this.socket = socket;
+    const current = (): boolean => this.socket === socket;
+    socket.open();
   }
 
   disconnect(): void {
@@ -86,8 +95,7 @@ export class SocketManager {
     const socket = this.socket;
     if (!socket) return;
     this.socket = null;
-    socket.removeAllListeners();
-    socket.disconnect();
+    socket.close();
     this.handlers.onStatus('disconnected');
   }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { createSinoTestApp, type SinoTestApp } from '../../sino-core/test/harness.js';
 import {
   addFeed,
@@ -116,6 +117,8 @@ function open(subscriberId: string, options: Partial<InboxOptions> = {}): Harnes
     eventTarget: window,
     logger: { error: (...args) => errors.push(args) },
     retry: { baseDelayMs: 10, maxDelayMs: 40 },
+    // Node.js 20 has no global WebSocket: the `ws` package, as a Node host would give it.
+    WebSocket,
     ...options,
   });
   opened.push(inbox);
@@ -663,6 +666,8 @@ describe('realtime', () => {
         onUnreadCountChanged: () => {},
       },
       { error: () => {} },
+      undefined,
+      WebSocket,
     );
     try {
       socket.connect(tokenA);
@@ -688,6 +693,8 @@ describe('realtime', () => {
         onUnreadCountChanged: () => {},
       },
       { error: (...args) => logged.push(args) },
+      undefined,
+      WebSocket,
     );
     try {
       socket.connect('not-a-token');
