@@ -27,6 +27,13 @@ export {
   type GlobalPreferencesUpdate,
   type UseNotificationsResult,
 } from './hooks.js';
+export {
+  useArchive,
+  useOutOfInbox,
+  useSnooze,
+  type OutOfInboxKind,
+  type UseOutOfInboxResult,
+} from './out-of-inbox.js';
 export { Bell, badgeText, type BellProps } from './components/bell.js';
 export { Header, type HeaderProps } from './components/header.js';
 export { NewNotificationsAnnouncer, arrivedOnTop } from './components/live-region.js';
@@ -60,10 +67,18 @@ export { EmptyState, ErrorState, Loader, type ErrorStateProps } from './componen
 export { ActionButtons } from './components/action-buttons.js';
 export {
   ItemMenu,
+  SNOOZE_TOMORROW_HOUR,
   itemMenuEntries,
+  snoozeTimes,
   type ItemMenuActions,
   type ItemMenuEntry,
+  type ItemMenuProps,
 } from './components/item-menu.js';
+export {
+  OutOfInboxView,
+  SubviewHeader,
+  type OutOfInboxViewProps,
+} from './components/out-of-inbox-view.js';
 export {
   UserPreferences,
   isVisiblePreference,

@@ -90,14 +90,16 @@ describe('popover', () => {
     expect(dialog.contains(document.activeElement)).toBe(true);
     await waitFor(() => expect(within(dialog).getAllByRole('article')).toHaveLength(2));
 
-    // Tab order inside: mark all as read, the cog, then each item and its menu button, then the
-    // footer's link; it wraps both ways.
+    // Tab order inside: mark all as read, "More actions", the cog, then each item and its menu
+    // button, then the footer's link; it wraps both ways.
     const markAll = within(dialog).getByRole('button', { name: 'Marcar todas como lidas' });
     const lastMenu = within(dialog).getAllByRole('button', { name: 'Ações da notificação' })[1]!;
     const last = within(dialog).getByRole('link', {
       name: 'Desenvolvido por Sino (abre em uma nova aba)',
     });
     markAll.focus();
+    await user.tab();
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Mais ações' }));
     for (let i = 0; i < 5; i++) await user.tab();
     expect(document.activeElement).toBe(lastMenu);
     await user.tab();
@@ -268,14 +270,24 @@ describe('item menu and actions', () => {
     expect(button.getAttribute('aria-expanded')).toBe('true');
     expect(button.getAttribute('aria-controls')).toBe(menu.id);
     const entries = within(menu).getAllByRole('menuitem');
-    expect(entries.map((e) => e.textContent)).toEqual(['Marcar como lida', 'Remover mensagem']);
+    expect(entries.map((e) => e.textContent)).toEqual([
+      'Marcar como lida',
+      'Arquivar',
+      'Adiar por 1 hora',
+      'Adiar até amanhã',
+      'Remover mensagem',
+    ]);
     expect(document.activeElement).toBe(entries[0]);
     await user.keyboard('{ArrowDown}');
     expect(document.activeElement).toBe(entries[1]);
+    await user.keyboard('{ArrowUp}{ArrowUp}');
+    expect(document.activeElement).toBe(entries[4]);
     await user.keyboard('{ArrowDown}');
     expect(document.activeElement).toBe(entries[0]);
     await user.keyboard('{End}');
-    expect(document.activeElement).toBe(entries[1]);
+    expect(document.activeElement).toBe(entries[4]);
+    await user.keyboard('{Home}');
+    expect(document.activeElement).toBe(entries[0]);
     await user.keyboard('{Escape}');
     expect(within(first()).queryByRole('menu')).toBeNull();
     expect(document.activeElement).toBe(button);
@@ -419,7 +431,7 @@ describe('preferences view', () => {
     await user.click(email);
     // Optimistic, and every switch waits for the answer; the saving row has its overlay.
     expect(email.getAttribute('aria-checked')).toBe('false');
-    expect((inApp as HTMLButtonElement).disabled).toBe(true);
+    expect(inApp.getAttribute('aria-disabled')).toBe('true');
     const savingRow = email.closest('.sino-channel')!;
     expect(savingRow.getAttribute('aria-busy')).toBe('true');
     expect(savingRow.querySelector('.sino-channel__overlay')).toBeTruthy();
@@ -427,7 +439,7 @@ describe('preferences view', () => {
     const saved = await within(panel).findByRole('status');
     const shown = Date.now();
     expect(saved.textContent).toBe('✓ Salvo');
-    expect((inApp as HTMLButtonElement).disabled).toBe(false);
+    expect(inApp.getAttribute('aria-disabled')).toBeNull();
     expect(trigger.textContent).toContain('No aplicativo');
     expect(trigger.textContent).not.toContain('E-mail');
     await waitFor(() => expect(within(panel).queryByRole('status')).toBeNull(), {
@@ -487,7 +499,7 @@ describe('preferences view', () => {
     await user.click(await screen.findByRole('button', { name: /^Devolução/ }));
     const inApp = screen.getByRole('switch', { name: 'In-app for Devolução' });
     await user.click(inApp);
-    await waitFor(() => expect((inApp as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(inApp.getAttribute('aria-disabled')).toBeNull());
     expect(inApp.getAttribute('aria-checked')).toBe('true');
     expect(screen.queryByText(/Saved/)).toBeNull();
   });
@@ -670,7 +682,7 @@ describe('section 9 sizes and timings, as rendered', () => {
     renderInbox('c-menu-delay', 'center');
     await waitFor(() => expect(articles()).toHaveLength(1));
     await user.click(screen.getByRole('button', { name: 'Notification actions' }));
-    const menuBox = document.querySelector('.sino-item-menu')!;
+    const menuBox = articles()[0]!.querySelector('.sino-item-menu')!;
     expect(screen.getByRole('menu')).toBeTruthy();
     const left = Date.now();
     fireEvent.mouseLeave(menuBox);

@@ -3,6 +3,7 @@ import { HEADER_HEIGHT_PX } from '@sino/js';
 import { useTranslations } from '../hooks.js';
 import { badgeText } from './bell.js';
 import { CogIcon } from './icons.js';
+import { ItemMenu, type ItemMenuEntry } from './item-menu.js';
 
 export interface HeaderProps {
   unseenCount: number;
@@ -15,9 +16,19 @@ export interface HeaderProps {
   onSettingsClick: () => void;
   settingsRef?: Ref<HTMLButtonElement>;
   titleId: string;
+  /**
+   * The "More actions" menu's entries ("Archive read", "Archived", "Snoozed"); no menu button
+   * when empty or absent.
+   */
+  moreActions?: ItemMenuEntry[];
+  /** The "More actions" button: focus comes back to it from the views it opens. */
+  moreActionsRef?: Ref<HTMLButtonElement>;
 }
 
-/** Title, unseen badge (only without tabs, only above 0), mark all as read and the cog. */
+/**
+ * Title, unseen badge (only without tabs, only above 0), mark all as read, the "More actions"
+ * menu (the item menu's menu button, with its own name) and the cog.
+ */
 export function Header({
   unseenCount,
   hasTabs,
@@ -27,6 +38,8 @@ export function Header({
   onSettingsClick,
   settingsRef,
   titleId,
+  moreActions = [],
+  moreActionsRef,
 }: HeaderProps) {
   const { lang, t } = useTranslations();
   return (
@@ -47,6 +60,14 @@ export function Header({
       >
         {t('markAllAsRead')}
       </button>
+      {moreActions.length > 0 && (
+        <ItemMenu
+          entries={moreActions}
+          label={t('moreActions')}
+          className="sino-header__more"
+          buttonRef={moreActionsRef}
+        />
+      )}
       {showUserPreferences && (
         <button
           ref={settingsRef}

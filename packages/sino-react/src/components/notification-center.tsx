@@ -7,13 +7,7 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
-import {
-  HEADER_HEIGHT_PX,
-  LOADER_MIN_HEIGHT_PX,
-  isUnread,
-  type ButtonType,
-  type Message,
-} from '@sino/js';
+import { LOADER_MIN_HEIGHT_PX, isUnread, type ButtonType, type Message } from '@sino/js';
 import {
   useActions,
   useCounts,
@@ -27,14 +21,16 @@ import {
   useUnseenCount,
   useUnseenCountChanged,
 } from '../hooks.js';
+import { useArchive, useSnooze, type OutOfInboxKind } from '../out-of-inbox.js';
 import { ConnectionNotice } from './connection-notice.js';
 import { Footer } from './footer.js';
-import { itemMenuEntries, type ItemMenuActions } from './item-menu.js';
+import { itemMenuEntries, type ItemMenuActions, type ItemMenuEntry } from './item-menu.js';
 import type { ListItemSlot } from './notification-item.js';
 import { Header } from './header.js';
 import { Tabs, type InboxTab } from './tabs.js';
 import { NewNotificationsAnnouncer } from './live-region.js';
 import { NotificationList } from './notification-list.js';
+import { OutOfInboxView, SubviewHeader, outOfInboxTitle, takeOut } from './out-of-inbox-view.js';
 import { UserPreferences, type UserPreferencesProps } from './preferences.js';
 import { EmptyState, ErrorState, Loader } from './states.js';
 import { SinoRoot } from './root.js';
@@ -56,8 +52,19 @@ export interface NotificationCenterProps {
   onTabClick?: (tab: InboxTab) => void;
   /** Replaces the built-in empty state. */
   emptyState?: ReactNode;
-  /** The items' three-dot menu (mark read/unread, remove); on by default. */
+  /** The items' three-dot menu (mark read/unread, archive, snooze, remove); on by default. */
   allowedNotificationActions?: boolean;
+  /**
+   * Archive (Sino only): "Archive" in the items' menus, "Archive read" and the "Archived" view
+   * in the header's "More actions" menu; on by default.
+   */
+  allowArchive?: boolean;
+  /**
+   * Snooze (Sino only): "Snooze for 1 hour" and "Snooze until tomorrow" (09:00, the user's
+   * time) in the items' menus, the "Snoozed" view in the header's "More actions" menu; on by
+   * default.
+   */
+  allowSnooze?: boolean;
   /** Called after an action button's click is stored (status `done`). */
   onActionClick?: (templateIdentifier: string, type: ButtonType, notification: Message) => void;
   /** Shown in an item once its action is done, instead of the buttons. */
@@ -88,6 +95,14 @@ export interface HeaderSlotProps {
   settingsButtonRef: RefObject<HTMLButtonElement | null>;
   /** For the host's title element. */
   titleId: string;
+  /** Archives every read message; undefined with `allowArchive` off. */
+  archiveRead?: () => void;
+  /** Opens the archive view; undefined with `allowArchive` off. */
+  openArchived?: () => void;
+  /** Opens the snoozed messages' view; undefined with `allowSnooze` off. */
+  openSnoozed?: () => void;
+  /** For the host's button that opens those views: focus comes back to it when they close. */
+  moreActionsButtonRef: RefObject<HTMLButtonElement | null>;
 }
 
 /**
@@ -106,6 +121,8 @@ export function NotificationCenter({
   onTabClick,
   emptyState,
   allowedNotificationActions = true,
+  allowArchive = true,
+  allowSnooze = true,
   onActionClick,
   actionsResultBlock,
   header,
@@ -115,17 +132,24 @@ export function NotificationCenter({
 }: NotificationCenterProps) {
   const inbox = useSinoInbox();
   const titleId = useId();
-  const [view, setView] = useState<'notifications' | 'settings'>('notifications');
+  const [view, setView] = useState<'notifications' | 'settings' | OutOfInboxKind>('notifications');
   const cog = useRef<HTMLButtonElement>(null);
+  const more = useRef<HTMLButtonElement>(null);
   const back = useRef<HTMLButtonElement>(null);
-  // Focus follows the view switch: to "back" in the settings, to the cog on return.
+  // Focus follows the view switch: to "back" in another view; on return, to the button that
+  // opened it (the cog, or "More actions"), or to the view's body if the host has none.
   const switched = useRef(false);
+  const opener = useRef<RefObject<HTMLButtonElement | null>>(cog);
+  const body = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!switched.current) return;
-    (view === 'settings' ? back : cog).current?.focus();
+    if (view !== 'notifications') back.current?.focus();
+    else (opener.current.current ?? body.current)?.focus();
   }, [view]);
   const show = (next: typeof view) => {
     switched.current = true;
+    if (next === 'settings') opener.current = cog;
+    else if (next !== 'notifications') opener.current = more;
     setView(next);
   };
   const feed = useNotifications();
@@ -135,6 +159,8 @@ export function NotificationCenter({
   const { t } = useTranslations();
   const { markAllAsRead, markAsRead, markAsUnread } = useMarkNotificationsAs();
   const remove = useRemoveNotification();
+  const { archive, archiveRead } = useArchive();
+  const { snooze } = useSnooze();
   const { clickNotification, clickAction } = useActions();
   const refetchFeeds = useRefetchFeeds();
   useUnseenCountChanged(onUnseenCountChanged);
@@ -160,18 +186,26 @@ export function NotificationCenter({
 
   const onItemClick = (notification: Message) => {
     // A failed mark leaves the item unread, which is what the list then shows.
-    void clickNotification(notification).catch(() => undefined);
+    const marked = clickNotification(notification).catch(() => undefined);
     const url = notification.cta?.type === 'redirect' ? notification.cta.data?.url : undefined;
     if (url) onUrlChange?.(url);
     onNotificationClick?.(notification);
+    return marked;
   };
   // Failed mutations leave the item as the server has it, which is what the list shows.
   const quietly = (run: () => Promise<unknown>) => () => void run().catch(() => undefined);
+  // Archive, snooze and remove take the item out: focus goes on to its neighbour.
+  const out = (notification: Message, run: () => Promise<unknown>) => () =>
+    takeOut(body.current, notification._id, run);
   const itemExtras = (notification: Message) => {
     const actions: ItemMenuActions = {
       markAsRead: quietly(() => markAsRead(notification._id)),
       markAsUnread: quietly(() => markAsUnread(notification._id)),
-      remove: quietly(() => remove(notification._id)),
+      remove: out(notification, () => remove(notification._id)),
+      ...(allowArchive && { archive: out(notification, () => archive(notification._id)) }),
+      ...(allowSnooze && {
+        snooze: (until: Date) => out(notification, () => snooze(notification._id, until))(),
+      }),
     };
     return {
       actions,
@@ -200,7 +234,6 @@ export function NotificationCenter({
   );
   // "Try again" goes away with the retry: focus waits on the view's body meanwhile, so it
   // stays inside the widget (and the popover's focus trap).
-  const body = useRef<HTMLDivElement>(null);
   const retryWith = (run: () => Promise<unknown>) => () => {
     body.current?.focus();
     void run().catch(() => undefined);
@@ -259,6 +292,18 @@ export function NotificationCenter({
   };
   const hasUnread = feed.notifications.some(isUnread);
   const markAll = quietly(() => markAllAsRead());
+  const archiveAllRead = quietly(() => archiveRead());
+  const openArchived = () => show('archived');
+  const openSnoozed = () => show('snoozed');
+  const moreActions: ItemMenuEntry[] = [
+    ...(allowArchive
+      ? [
+          { label: t('archiveRead'), onSelect: archiveAllRead },
+          { label: t('archived'), onSelect: openArchived },
+        ]
+      : []),
+    ...(allowSnooze ? [{ label: t('snoozed'), onSelect: openSnoozed }] : []),
+  ];
   const headerProps: HeaderSlotProps = {
     unseenCount,
     hasUnread,
@@ -268,26 +313,35 @@ export function NotificationCenter({
     openSettings,
     settingsButtonRef: cog,
     titleId,
+    ...(allowArchive && { archiveRead: archiveAllRead, openArchived }),
+    ...(allowSnooze && { openSnoozed }),
+    moreActionsButtonRef: more,
   };
+  const backToNotifications = () => show('notifications');
 
   if (view === 'settings')
     return (
       <SinoRoot className="sino-center">
-        <header className="sino-header" style={{ height: HEADER_HEIGHT_PX }}>
-          <button
-            ref={back}
-            type="button"
-            className="sino-header__back"
-            onClick={() => show('notifications')}
-          >
-            <span aria-hidden="true">‹ </span>
-            {t('back')}
-          </button>
-          <h2 className="sino-header__title" id={titleId}>
-            {t('settings')}
-          </h2>
-        </header>
+        <SubviewHeader
+          title={t('settings')}
+          titleId={titleId}
+          onBack={backToNotifications}
+          backRef={back}
+        />
         <UserPreferences preferenceFilter={preferenceFilter} />
+        {footerView}
+      </SinoRoot>
+    );
+  if (view === 'archived' || view === 'snoozed')
+    return (
+      <SinoRoot className="sino-center">
+        <SubviewHeader
+          title={outOfInboxTitle(view, t)}
+          titleId={titleId}
+          onBack={backToNotifications}
+          backRef={back}
+        />
+        <OutOfInboxView which={view} onItemClick={onItemClick} />
         {footerView}
       </SinoRoot>
     );
@@ -305,6 +359,8 @@ export function NotificationCenter({
           showUserPreferences={showUserPreferences}
           settingsRef={cog}
           onSettingsClick={openSettings}
+          moreActions={moreActions}
+          moreActionsRef={more}
         />
       )}
       <ConnectionNotice />

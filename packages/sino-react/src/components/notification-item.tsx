@@ -18,6 +18,10 @@ export interface ListItemSlotProps {
   markAsRead: () => void;
   markAsUnread: () => void;
   remove: () => void;
+  /** Archive (Sino only); undefined when `allowArchive` is off. */
+  archive?: () => void;
+  /** Snooze until a time (Sino only); undefined when `allowSnooze` is off. */
+  snooze?: (until: Date) => void;
   /** The built-in three-dot menu, ready to place; null when allowedNotificationActions is off. */
   menu: ReactNode;
   allowedNotificationActions: boolean;
@@ -40,8 +44,10 @@ export interface NotificationItemProps {
   onAction?: (notification: Message, type: ButtonType) => void;
   /** Shown instead of the buttons once the action is done. */
   actionsResultBlock?: (notification: Message) => ReactNode;
-  /** Mark and remove, for a host's `listItem`. */
+  /** Mark, archive, snooze and remove, for a host's `listItem`. */
   actions?: ItemMenuActions;
+  /** A line under the time (a snoozed message's return time); part of the item's name. */
+  note?: ReactNode;
   /** The host's item, rendered inside the feed's `<article>` instead of the built-in one. */
   listItem?: ListItemSlot;
 }
@@ -83,6 +89,7 @@ function BuiltInItem({
   menuEntries,
   onAction,
   actionsResultBlock,
+  note,
 }: NotificationItemProps) {
   const { t, relativeTime, formatDate } = useTranslations();
   const unread = isUnread(notification);
@@ -101,7 +108,7 @@ function BuiltInItem({
       tabIndex={0}
       aria-posinset={position}
       aria-setsize={setSize}
-      aria-labelledby={contentId}
+      aria-labelledby={note ? `${contentId} ${contentId}-note` : contentId}
       data-notification-id={notification._id}
       onClick={() => onClick(notification)}
       onKeyDown={(event) => {
@@ -115,7 +122,13 @@ function BuiltInItem({
       {avatar && <ActorAvatar actor={notification.actor} />}
       <div id={contentId} className="sino-item__text">
         {unread && <span className="sino-visually-hidden">{t('unread')}: </span>}
-        <span className="sino-item__content" dangerouslySetInnerHTML={{ __html: html }} />
+        {/* The host's or provider's text, in its own direction: a Portuguese sentence keeps
+            its punctuation inside an Arabic widget. */}
+        <span
+          className="sino-item__content"
+          dir="auto"
+          dangerouslySetInnerHTML={{ __html: html }}
+        />
       </div>
       <time
         className="sino-item__time"
@@ -124,6 +137,11 @@ function BuiltInItem({
       >
         {relativeTime(notification.createdAt, now)}
       </time>
+      {note && (
+        <p id={`${contentId}-note`} className="sino-item__note">
+          {note}
+        </p>
+      )}
       {!notification.seen && <span className="sino-item__dot" aria-hidden="true" />}
       {onAction && (
         <ActionButtons
@@ -181,6 +199,8 @@ function SlotItem({
         markAsRead: actions?.markAsRead ?? noop,
         markAsUnread: actions?.markAsUnread ?? noop,
         remove: actions?.remove ?? noop,
+        archive: actions?.archive,
+        snooze: actions?.snooze,
         menu: menuEntries && menuEntries.length > 0 ? <ItemMenu entries={menuEntries} /> : null,
         allowedNotificationActions: menuEntries !== undefined,
       })}

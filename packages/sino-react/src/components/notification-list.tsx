@@ -21,10 +21,15 @@ export interface NotificationListProps {
   onItemClick: (notification: Message) => void;
   /** "Now" for relative times (a prop so a host can tick it). */
   now?: Date;
-  /** Per item: its menu entries, action handler, result block, and mark and remove. */
+  /** Per item: its menu entries, action handler, result block, actions and note. */
   itemExtras?: (
     notification: Message,
-  ) => Pick<NotificationItemProps, 'menuEntries' | 'onAction' | 'actionsResultBlock' | 'actions'>;
+  ) => Pick<
+    NotificationItemProps,
+    'menuEntries' | 'onAction' | 'actionsResultBlock' | 'actions' | 'note'
+  >;
+  /** The feed's accessible name; the 'notifications' title by default. */
+  label?: string;
   /** A host's item, drawn inside each feed `<article>`. */
   listItem?: ListItemSlot;
   /** Shown after the items: a later page that failed to load, with its "Try again". */
@@ -56,6 +61,7 @@ export function NotificationList({
   itemExtras,
   listItem,
   trailing,
+  label,
 }: NotificationListProps) {
   const { t } = useTranslations();
   const lastCheck = useRef(0);
@@ -93,7 +99,7 @@ export function NotificationList({
       <div
         role="feed"
         aria-busy={loading}
-        aria-label={t('notifications')}
+        aria-label={label ?? t('notifications')}
         className="sino-list__feed"
       >
         {notifications.map((notification, index) => (

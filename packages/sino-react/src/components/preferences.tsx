@@ -37,6 +37,10 @@ export interface UserPreferencesProps {
  * (items open independently), each channel a `role="switch"`. A toggle shows at once; all
  * switches are disabled while any update is in flight, the row saving shows a loader, then
  * "Saved" for 1.5 s; a failed save puts the switch back (silently, by the spec).
+ *
+ * "Disabled" is `aria-disabled`, not the `disabled` attribute: a disabled button drops the
+ * focus to `<body>`, out of the popover's dialog (Escape would then no longer close it), so
+ * the switch the keyboard user just toggled keeps focus and its activation is ignored instead.
  */
 export function UserPreferences({ preferenceFilter }: UserPreferencesProps) {
   const { t } = useTranslations();
@@ -166,7 +170,10 @@ function PreferenceItem({
           aria-controls={panelId}
           onClick={() => onOpenChange(!open)}
         >
-          <span className="sino-accordion__name">{entry.template.name}</span>
+          {/* The host's text: its own direction (Latin inside an Arabic widget, say). */}
+          <span className="sino-accordion__name" dir="auto">
+            {entry.template.name}
+          </span>
           <span className="sino-accordion__channels">{enabledLabels}</span>
         </button>
       </h3>
@@ -199,8 +206,10 @@ function PreferenceItem({
                   workflow: entry.template.name,
                 })}
                 className="sino-switch"
-                disabled={disabled}
-                onClick={() => onToggle(channel, !on)}
+                aria-disabled={disabled || undefined}
+                onClick={() => {
+                  if (!disabled) onToggle(channel, !on);
+                }}
               >
                 <span className="sino-switch__thumb" aria-hidden="true" />
               </button>

@@ -264,3 +264,33 @@ export function formatDate(date: Date | string | number, locale: string): string
   if (!Number.isFinite(value.getTime())) return '';
   return new Intl.DateTimeFormat(canonical(locale) ?? 'en', { dateStyle: 'long' }).format(value);
 }
+
+/** Whole calendar days from `now` to `date` in the local time zone (0 today, 1 tomorrow). */
+function calendarDays(date: Date, now: Date): number {
+  const day = (d: Date) => Date.UTC(d.getFullYear(), d.getMonth(), d.getDate());
+  return Math.round((day(date) - day(now)) / (24 * 3600 * 1000));
+}
+
+/**
+ * When a snoozed message comes back, in the locale and the user's time zone: "Back today at
+ * 3:30 PM" (`backToday`), "Back tomorrow at 9:00 AM" (`backTomorrow`), both with Intl's short
+ * time, or "Back on March 12, 2026 at 9:00 AM" (`backOn`, Intl's long date and short time);
+ * empty when malformed.
+ */
+export function snoozedUntilText(
+  translations: Pick<Translations, 'backToday' | 'backTomorrow' | 'backOn'>,
+  until: Date | string | number,
+  now: Date,
+  locale: string,
+): string {
+  const date = new Date(until);
+  if (!Number.isFinite(date.getTime())) return '';
+  const tag = canonical(locale) ?? 'en';
+  const days = calendarDays(date, now);
+  if (days === 0 || days === 1) {
+    const time = new Intl.DateTimeFormat(tag, { timeStyle: 'short' }).format(date);
+    return interpolate(days === 0 ? translations.backToday : translations.backTomorrow, { time });
+  }
+  const when = new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeStyle: 'short' });
+  return interpolate(translations.backOn, { date: when.format(date) });
+}

@@ -21,8 +21,35 @@ export interface Translations {
   removeMessage: string;
   markAsRead: string;
   markAsUnRead: string;
+  /** Item menu (and the archive's title, see `archived`): archive one message. */
   archive: string;
   snooze: string;
+  /** Item menu: snooze for one hour from now. */
+  snoozeOneHour: string;
+  /** Item menu: snooze until 09:00 tomorrow, in the user's time zone. */
+  snoozeUntilTomorrow: string;
+  /** Accessible name of the header's menu button (archive read, archived, snoozed). */
+  moreActions: string;
+  /** Header menu: archive every read message. */
+  archiveRead: string;
+  /** Header menu entry and title of the archive view. */
+  archived: string;
+  /** Header menu entry and title of the snoozed messages' view. */
+  snoozed: string;
+  /** Archive view, item menu: back to the inbox. */
+  moveToInbox: string;
+  /** Snoozed view, item menu: end the snooze now. */
+  showNow: string;
+  /** When a snoozed message comes back later today: `{time}` (short time, from Intl). */
+  backToday: string;
+  /** When a snoozed message comes back tomorrow: `{time}`. */
+  backTomorrow: string;
+  /** When a snoozed message comes back on a later day: `{date}` (long date and time, from Intl). */
+  backOn: string;
+  /** Empty archive. */
+  nothingArchived: string;
+  /** No snoozed message. */
+  nothingSnoozed: string;
   /** Back from the preferences view. */
   back: string;
   close: string;

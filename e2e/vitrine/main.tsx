@@ -1,0 +1,38 @@
+// A test-only page for the browser tests (e2e/campainha.spec.ts): Sino's inbox as any host
+// embeds it, in a language Locadora does not have. Built by the spec with Vite and served to
+// the page through Playwright's routing, on the e2e server's origin; nothing of the product
+// serves it. Its parameters come from the query string:
+//   applicationIdentifier, subscriberId, subscriberHash: a session (GET /api/me/notificacoes);
+//   lang: the widget's language (default 'en'); dir: the host page's direction (default 'ltr');
+//   backendUrl, socketUrl: Sino (default: this origin).
+// Checked by this folder's own tsconfig.json (JSX, the DOM), part of `npm run typecheck`.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { PopoverNotificationCenter, SinoProvider } from '@sino/react';
+import '@sino/react/styles.css';
+
+const consulta = new URLSearchParams(window.location.search);
+const parametro = (nome: string, padrao = '') => consulta.get(nome) ?? padrao;
+const lang = parametro('lang', 'en');
+document.documentElement.lang = lang;
+document.documentElement.dir = parametro('dir', 'ltr');
+
+const raiz = document.getElementById('raiz');
+if (!raiz) throw new Error('vitrine: #raiz not found');
+createRoot(raiz).render(
+  <StrictMode>
+    <header className="vitrine__topo">
+      <h1>Vitrine</h1>
+      <SinoProvider
+        backendUrl={parametro('backendUrl', window.location.origin)}
+        socketUrl={parametro('socketUrl', window.location.origin)}
+        applicationIdentifier={parametro('applicationIdentifier')}
+        subscriberId={parametro('subscriberId')}
+        subscriberHash={parametro('subscriberHash')}
+        i18n={lang}
+      >
+        <PopoverNotificationCenter />
+      </SinoProvider>
+    </header>
+  </StrictMode>,
+);
