@@ -3,6 +3,9 @@
  * same run on React 18.3.1 — bare React, the same with Novu's popover inbox
  * (@novu/notification-center 0.24.2) and the same with ours (@sino/react from its built dist,
  * as a host installs it). Target: ours adds at most 25 % of what Novu's adds (aim: under 20 %).
+ * Our popover's panel is a lazy chunk (fetched when the bell is first hovered, focused or
+ * clicked): it is reported apart, with the total a host downloads once the panel and one
+ * language pack are in; the pass/fail is on the initial load, which Novu loads all of.
  *
  *   npm run bench:inbox-bundle
  *   BENCH_KEEP_OUTPUT=1 npm run bench:inbox-bundle   # keep the built apps, to read them
@@ -40,6 +43,10 @@ type Medida = {
   inicial: Tamanho & { jsGzip: number; cssGzip: number };
   tardios: Arquivo[];
   ptBR?: { chunk: Arquivo; totalComInicial: Tamanho };
+  /** Sino's popover panel: its lazy chunk and what it imports that the initial load lacks. */
+  painel?: { arquivos: Arquivo[]; soma: Tamanho };
+  /** Initial load, the panel and the pt-BR pack (each file once): all a pt-BR host fetches. */
+  comPainelEPtBR?: Tamanho;
 };
 
 const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
@@ -218,13 +225,27 @@ function medir(app: NomeDoApp, saida: string): Medida {
   const chavePtBR = Object.keys(manifest).find((k) =>
     /i18n[\\/]languages[\\/]pt-BR\.js$/.test(manifest[k]!.src ?? ''),
   );
+  // A lazy chunk plus whatever it imports that the initial load did not bring.
+  const extrasDe = (chave: string) =>
+    [...comImportacoes(chave)].filter((f) => !nomesIniciais.has(f));
   if (chavePtBR) {
-    // The pack's chunk plus whatever it imports that the initial load did not bring.
-    const extras = [...comImportacoes(chavePtBR)].filter((f) => !nomesIniciais.has(f));
     medida.ptBR = {
       chunk: arquivo(manifest[chavePtBR]!.file),
-      totalComInicial: soma([total, ...extras.map(arquivo)]),
+      totalComInicial: soma([total, ...extrasDe(chavePtBR).map(arquivo)]),
     };
+  }
+  // The popover's panel, imported dynamically by popover.js: a chunk of its own when the
+  // bundler split it (only if nothing in the initial load imports it statically).
+  const chavePainel = Object.keys(manifest).find(
+    (k) =>
+      manifest[k]!.isDynamicEntry &&
+      /components[\\/]notification-center\.js$/.test(manifest[k]!.src ?? ''),
+  );
+  if (chavePainel) {
+    const arquivos = extrasDe(chavePainel).map(arquivo);
+    medida.painel = { arquivos, soma: soma(arquivos) };
+    const nomes = new Set([...extrasDe(chavePainel), ...(chavePtBR ? extrasDe(chavePtBR) : [])]);
+    medida.comPainelEPtBR = soma([total, ...[...nomes].map(arquivo)]);
   }
   return medida;
 }
@@ -373,6 +394,13 @@ try {
   const novuAdiciona = menos(novu.inicial, bare.inicial);
   const sinoAdiciona = menos(sino.inicial, bare.inicial);
   const razao = sinoAdiciona.gzip / novuAdiciona.gzip;
+  // The panel must be a chunk of its own: otherwise it is in the initial load, and says so.
+  if (!sino.painel || !sino.comPainelEPtBR)
+    throw new Error(
+      'sino: the popover panel (components/notification-center.js) is not a lazy chunk',
+    );
+  const sinoTotalAdiciona = menos(sino.comPainelEPtBR, bare.inicial);
+  const razaoTotal = sinoTotalAdiciona.gzip / novuAdiciona.gzip;
 
   console.log('\nInitial load (entry chunk, its static imports and their CSS), KB:');
   console.log('| app | files | raw | gzip | brotli | JS gzip | CSS gzip | lazy chunks |');
@@ -408,10 +436,26 @@ try {
   if (sino.ptBR) {
     console.log(
       `\npt-BR pack: ${kb(sino.ptBR.chunk.gzip)} KB gzip (${kb(sino.ptBR.chunk.bruto)} raw, ${kb(sino.ptBR.chunk.brotli)} brotli); ` +
-        `a host showing pt-BR loads ${kb(sino.ptBR.totalComInicial.gzip)} KB gzip in all, ` +
+        `with the initial load ${kb(sino.ptBR.totalComInicial.gzip)} KB gzip, ` +
         `${kb(sino.ptBR.totalComInicial.gzip - bare.inicial.gzip)} KB over bare React.`,
     );
   }
+  console.log(
+    "\nSino popover panel (lazy: fetched on the bell's first hover, focus or click), KB:",
+  );
+  console.log('| file | raw | gzip | brotli |');
+  console.log('|---|---|---|---|');
+  for (const a of sino.painel.arquivos) console.log(linha(a.arquivo, a));
+  console.log(linha('panel, together', sino.painel.soma));
+  console.log(
+    '\nSino in all once opened (initial load + panel + pt-BR pack), added over bare React, KB:',
+  );
+  console.log('| | raw | gzip | brotli |');
+  console.log('|---|---|---|---|');
+  console.log(linha('Sino, all of it', sinoTotalAdiciona));
+  console.log(
+    `| Sino all / Novu | ${pct(sinoTotalAdiciona.bruto / novuAdiciona.bruto)} | ${pct(razaoTotal)} | ${pct(sinoTotalAdiciona.brotli / novuAdiciona.brotli)} |`,
+  );
 
   const decomposicoes = {
     sino: decompor(sino, saidas.sino),
@@ -420,37 +464,6 @@ try {
   imprimirDecomposicao('Sino', decomposicoes.sino, 15);
   imprimirDecomposicao('Novu', decomposicoes.novu, 10);
 
-  // What would shrink ours: the Sino app again with a dependency replaced by a stub (built,
-  // never run), to see what it weighs inside the bundle rather than compressed alone.
-  const stubs = join(temporaria, 'stubs');
-  mkdirSync(stubs);
-  const hipoteses = [
-    { pacotes: ['dompurify'], stub: 'export default { sanitize: (html) => html };\n' },
-    { pacotes: ['socket.io-client'], stub: 'export const io = () => ({});\n' },
-  ];
-  hipoteses.push({ pacotes: hipoteses.flatMap((h) => h.pacotes), stub: '' });
-  const semPacotes: { sem: string[]; adiciona: Tamanho; razaoGzip: number }[] = [];
-  for (const h of hipoteses) {
-    const alias = h.pacotes.map((pacote) => {
-      const arquivo = join(stubs, `${pacote}.js`);
-      if (h.stub) writeFileSync(arquivo, h.stub);
-      return { find: new RegExp(`^${pacote.replace(/[.]/g, '\\.')}$`), replacement: arquivo };
-    });
-    const pasta = join(temporaria, `sino-sem-${h.pacotes.join('-')}`);
-    const m = medir('sino', await construir('sino', pasta, [...aliases.sino, ...alias]));
-    const adiciona = menos(m.inicial, bare.inicial);
-    semPacotes.push({ sem: h.pacotes, adiciona, razaoGzip: adiciona.gzip / novuAdiciona.gzip });
-  }
-  console.log(
-    '\nSino with a dependency stubbed out (what it weighs in the bundle), KB added over bare:',
-  );
-  console.log('| Sino app | raw | gzip | brotli | gzip saved | Sino / Novu (gzip) |');
-  console.log('|---|---|---|---|---|---|');
-  for (const h of semPacotes)
-    console.log(
-      `| without ${h.sem.join(' and ')} | ${kb(h.adiciona.bruto)} | ${kb(h.adiciona.gzip)} | ${kb(h.adiciona.brotli)} | ${kb(sinoAdiciona.gzip - h.adiciona.gzip)} | ${pct(h.razaoGzip)} |`,
-    );
-
   const veredito =
     razao > LIMITE
       ? `NOT MET (limit ${pct(LIMITE)})`
@@ -458,7 +471,10 @@ try {
         ? `met (limit ${pct(LIMITE)}), above the ${pct(META)} aim`
         : `met, under the ${pct(META)} aim`;
   console.log(
-    `\nSino adds ${kb(sinoAdiciona.gzip)} KB gzip, Novu ${kb(novuAdiciona.gzip)} KB: ${pct(razao)} of Novu's, ${veredito}.`,
+    `\nSino adds ${kb(sinoAdiciona.gzip)} KB gzip to the initial load, Novu ${kb(novuAdiciona.gzip)} KB: ${pct(razao)} of Novu's, ${veredito}.`,
+  );
+  console.log(
+    `With the lazy panel and the pt-BR pack, Sino adds ${kb(sinoTotalAdiciona.gzip)} KB gzip in all: ${pct(razaoTotal)} of Novu's, ${razaoTotal > LIMITE ? `NOT MET (limit ${pct(LIMITE)})` : razaoTotal > META ? `met (limit ${pct(LIMITE)}), above the ${pct(META)} aim` : `met, under the ${pct(META)} aim`}.`,
   );
   console.log(
     `Measured @sino/* at ${fontesMedidas.commit}` +
@@ -481,18 +497,23 @@ try {
           novu: versao('@novu/notification-center'),
         },
         medidas,
-        adicionado: { novu: novuAdiciona, sino: sinoAdiciona },
+        adicionado: {
+          novu: novuAdiciona,
+          sino: sinoAdiciona,
+          sinoComPainelEPtBR: sinoTotalAdiciona,
+        },
         razaoGzip: razao,
+        razaoGzipComPainelEPtBR: razaoTotal,
         limite: LIMITE,
         meta: META,
         decomposicoes,
-        semPacotes,
       },
       null,
       2,
     ),
   );
-  if (razao > LIMITE) process.exitCode = 1;
+  // Both readings are held to the limit: the initial load, and all of it once the bell opened.
+  if (razao > LIMITE || razaoTotal > LIMITE) process.exitCode = 1;
 } finally {
   if (process.env.BENCH_KEEP_OUTPUT) console.log(`\nBuilt apps kept in ${temporaria}`);
   else rmSync(temporaria, { recursive: true, force: true });
