@@ -590,6 +590,34 @@ test.describe('vitrine do Sino', () => {
     await fotografarComo(page, 'inbox-ar-rtl');
   });
 
+  test('vitrine: no tema escuro, o sino e a caixa aberta passam no axe (contraste incluído)', async ({
+    page,
+  }) => {
+    const consulta = await clienteComTresAvisos(page, 'Dora Escura', {
+      lang: 'pt-BR',
+      theme: 'dark',
+    });
+    await servirVitrine(page);
+    await page.goto(`/vitrine/index.html?${consulta}`);
+    await expect(page.locator('.sino-popover')).toHaveClass(/sino--dark/);
+    const sino = page.getByRole('button', { name: /^Notificações, 2 não vistas/ });
+    await expect(sino).toBeVisible();
+    await verificarAcessibilidade(page);
+    await sino.click();
+    const dialogo = page.getByRole('dialog');
+    await expect(dialogo.getByRole('feed').getByRole('article')).toHaveCount(3);
+    await verificarAcessibilidade(page);
+    await dialogo.getByRole('button', { name: /Mais ações/ }).click();
+    await expect(page.getByRole('menu')).toBeVisible();
+    await verificarAcessibilidade(page);
+    await page.keyboard.press('Escape');
+    await dialogo.getByRole('button', { name: 'Configurações' }).click();
+    await dialogo.getByRole('button', { name: /Reserva confirmada/ }).click();
+    await expect(dialogo.getByRole('switch').first()).toBeVisible();
+    await verificarAcessibilidade(page);
+    await fotografarComo(page, 'inbox-pt-BR-escuro');
+  });
+
   test('vitrine: o Sino e o widget do Novu 0.24.2, apontados para o mesmo Sino, lado a lado (foto)', async ({
     page,
   }) => {

@@ -4,6 +4,7 @@
 // serves it. Its parameters come from the query string:
 //   applicationIdentifier, subscriberId, subscriberHash: a session (GET /api/me/notificacoes);
 //   lang: the widget's language (default 'en'); dir: the host page's direction (default 'ltr');
+//   theme: 'dark' for the widget's dark scheme (default light);
 //   backendUrl, socketUrl: Sino (default: this origin).
 // Checked by this folder's own tsconfig.json (JSX, the DOM), part of `npm run typecheck`.
 import { StrictMode } from 'react';
@@ -16,6 +17,7 @@ const parametro = (nome: string, padrao = '') => consulta.get(nome) ?? padrao;
 const lang = parametro('lang', 'en');
 document.documentElement.lang = lang;
 document.documentElement.dir = parametro('dir', 'ltr');
+document.documentElement.dataset.tema = parametro('theme', 'light');
 
 const raiz = document.getElementById('raiz');
 if (!raiz) throw new Error('vitrine: #raiz not found');
@@ -30,6 +32,7 @@ createRoot(raiz).render(
         subscriberId={parametro('subscriberId')}
         subscriberHash={parametro('subscriberHash')}
         i18n={lang}
+        styles={{ colorScheme: parametro('theme') === 'dark' ? 'dark' : 'light' }}
       >
         <PopoverNotificationCenter />
       </SinoProvider>

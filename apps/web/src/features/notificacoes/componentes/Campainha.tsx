@@ -17,6 +17,8 @@ const estilos = {
   },
 } as const;
 
+const semRodape = () => null;
+
 /**
  * The bell of the top menu: the logged-in user's Sino inbox in a 420 px popover, in pt-BR.
  * A notification opens the page it is about (its link is a path inside the app).
@@ -64,6 +66,8 @@ export default function Campainha() {
         {/* A new page closes the popover (it remounts); the inbox itself lives in the provider. */}
         <PopoverNotificationCenter
           key={local.pathname + local.search}
+          // Locadora's own inbox: no vendor credit (its link would lead to this same app).
+          footer={semRodape}
           onUrlChange={(url) => {
             // Links of Locadora's workflows are paths in the app; anything else is not followed.
             if (url.startsWith('/') && !url.startsWith('//')) void navegar(url);
