@@ -1150,6 +1150,7 @@ export interface paths {
                                     /** @enum {string} */
                                     type: "none" | "user" | "system_icon" | "system_custom";
                                 };
+                                archivedAt?: string;
                                 /** @enum {string} */
                                 channel: "in_app" | "email" | "sms" | "chat" | "push";
                                 content: string;
@@ -1189,6 +1190,7 @@ export interface paths {
                                 };
                                 read: boolean;
                                 seen: boolean;
+                                snoozedUntil?: string;
                                 subscriber?: {
                                     _id: string;
                                     avatar: string | null;
@@ -3278,6 +3280,7 @@ export interface paths {
                                     /** @enum {string} */
                                     type: "none" | "user" | "system_icon" | "system_custom";
                                 };
+                                archivedAt?: string;
                                 /** @enum {string} */
                                 channel: "in_app" | "email" | "sms" | "chat" | "push";
                                 content: string;
@@ -3317,6 +3320,7 @@ export interface paths {
                                 };
                                 read: boolean;
                                 seen: boolean;
+                                snoozedUntil?: string;
                                 subscriber?: {
                                     _id: string;
                                     avatar: string | null;
@@ -3434,6 +3438,7 @@ export interface paths {
                                     /** @enum {string} */
                                     type: "none" | "user" | "system_icon" | "system_custom";
                                 };
+                                archivedAt?: string;
                                 /** @enum {string} */
                                 channel: "in_app" | "email" | "sms" | "chat" | "push";
                                 content: string;
@@ -3473,6 +3478,7 @@ export interface paths {
                                 };
                                 read: boolean;
                                 seen: boolean;
+                                snoozedUntil?: string;
                                 subscriber?: {
                                     _id: string;
                                     avatar: string | null;
@@ -3582,6 +3588,7 @@ export interface paths {
                                     /** @enum {string} */
                                     type: "none" | "user" | "system_icon" | "system_custom";
                                 };
+                                archivedAt?: string;
                                 /** @enum {string} */
                                 channel: "in_app" | "email" | "sms" | "chat" | "push";
                                 content: string;
@@ -3621,6 +3628,7 @@ export interface paths {
                                 };
                                 read: boolean;
                                 seen: boolean;
+                                snoozedUntil?: string;
                                 subscriber?: {
                                     _id: string;
                                     avatar: string | null;

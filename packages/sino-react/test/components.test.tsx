@@ -1,16 +1,10 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Bell,
-  NotificationCenter,
-  PopoverNotificationCenter,
-  SinoProvider,
-  type NotificationCenterProps,
-  type SinoProviderProps,
-} from '../src/index.js';
-import { MemoryStorage, startSino, type SinoServer } from './sino-server.js';
+import type { NotificationCenterProps, SinoProviderProps } from '../src/index.js';
+import { renderInbox as renderOnSino, type InboxUi } from './render-inbox.js';
+import { startSino, type SinoServer } from './sino-server.js';
 
 /** The styled components against a listening Sino, in jsdom, driven as a user would. */
 let sino: SinoServer;
@@ -22,28 +16,13 @@ afterAll(async () => {
 });
 afterEach(() => cleanup());
 
-function renderInbox(
+/** The shared `renderInbox` on this file's Sino. */
+const renderInbox = (
   subscriberId: string,
-  ui: 'popover' | 'center' | 'bell',
+  ui: InboxUi,
   props: Partial<SinoProviderProps> = {},
   center: NotificationCenterProps = {},
-) {
-  return render(
-    <SinoProvider
-      backendUrl={sino.url}
-      applicationIdentifier={sino.applicationIdentifier}
-      subscriberId={subscriberId}
-      subscriberHash={sino.subscriberHash(subscriberId)}
-      storage={new MemoryStorage()}
-      logger={{ error: () => {} }}
-      {...props}
-    >
-      {ui === 'popover' && <PopoverNotificationCenter {...center} />}
-      {ui === 'center' && <NotificationCenter {...center} />}
-      {ui === 'bell' && <Bell />}
-    </SinoProvider>,
-  );
-}
+) => renderOnSino(sino, subscriberId, ui, props, center);
 
 const articles = () => within(screen.getByRole('feed')).queryAllByRole('article');
 
