@@ -10,7 +10,7 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import { LOADER_MIN_HEIGHT_PX, POPOVER_OFFSET_PX } from '@sino/js';
+import { CHUNK_LOADING_TIMEOUT_MS, LOADER_MIN_HEIGHT_PX, POPOVER_OFFSET_PX } from '@sino/js';
 import {
   useMarkNotificationsAs,
   useSinoInbox,
@@ -37,10 +37,22 @@ function focusableIn(container: HTMLElement): HTMLElement[] {
  */
 let panelChunk: Promise<{ NotificationCenter: ComponentType<NotificationCenterProps> }> | undefined;
 function loadPanel() {
-  panelChunk ??= import('./notification-center.js').catch((error: unknown) => {
-    panelChunk = undefined;
-    throw error;
+  if (panelChunk) return panelChunk;
+  // A chunk that has not arrived after the spec's 120 s counts as failed (the error state
+  // with "Try again"), rather than a loader spinning for ever on a stalled connection.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error('The notifications panel took too long to load')),
+      CHUNK_LOADING_TIMEOUT_MS,
+    );
   });
+  panelChunk = Promise.race([import('./notification-center.js'), timeout])
+    .catch((error: unknown) => {
+      panelChunk = undefined;
+      throw error;
+    })
+    .finally(() => clearTimeout(timer));
   return panelChunk;
 }
 const preloadPanel = () => void loadPanel().catch(() => undefined);
