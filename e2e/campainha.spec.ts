@@ -618,14 +618,15 @@ test.describe('vitrine do Sino', () => {
     await fotografarComo(page, 'inbox-pt-BR-escuro');
   });
 
-  test('vitrine: o Sino e o widget do Novu 0.24.2, apontados para o mesmo Sino, lado a lado (foto)', async ({
+  test('vitrine: o Sino e o widget do Novu 0.24.2, ambos no React 18, apontados para o mesmo Sino, lado a lado (foto)', async ({
     page,
   }) => {
     test.skip(
       !existsSync(join(MODULOS_DO_NOVU, '@novu/notification-center/package.json')),
       'Novu 0.24.2 não instalado: npm ci --prefix bench/bundle-inbox/deps',
     );
-    // Novu's page on React 18 from the bench's folder, next to Sino's page.
+    // Novu's page and Sino's, both on React 18 from the bench's folder (our peer range is 18
+    // and 19; the other tests run on the workspace's 19).
     await build({
       root: PASTA_DA_VITRINE,
       base: '/vitrine/',
@@ -633,6 +634,7 @@ test.describe('vitrine do Sino', () => {
       logLevel: 'warn',
       plugins: [react()],
       resolve: {
+        conditions: ['source', ...defaultClientConditions],
         alias: [
           {
             find: /^(react|react-dom|@novu\/notification-center)(\/.*)?$/,
@@ -645,7 +647,9 @@ test.describe('vitrine do Sino', () => {
         emptyOutDir: false,
         sourcemap: false,
         chunkSizeWarningLimit: 5000,
-        rolldownOptions: { input: join(PASTA_DA_VITRINE, 'novu.html') },
+        rolldownOptions: {
+          input: [join(PASTA_DA_VITRINE, 'novu.html'), join(PASTA_DA_VITRINE, 'index.html')],
+        },
       },
     });
     copyFileSync(join(PASTA_DA_VITRINE, 'comparar.html'), join(saida, 'comparar.html'));
@@ -657,6 +661,7 @@ test.describe('vitrine do Sino', () => {
     await page.goto(`/vitrine/comparar.html?${consulta}`);
 
     const sino = page.frameLocator('iframe[title="Sino"]');
+    await expect(sino.locator('html')).toHaveAttribute('data-react', /^18\./);
     await sino.getByRole('button', { name: rotuloDoSino(2) }).click();
     await expect(sino.getByRole('feed').getByRole('article')).toHaveCount(3);
     const novu = page.frameLocator('iframe[title="Novu"]');

@@ -7,7 +7,7 @@
 //   theme: 'dark' for the widget's dark scheme (default light);
 //   backendUrl, socketUrl: Sino (default: this origin).
 // Checked by this folder's own tsconfig.json (JSX, the DOM), part of `npm run typecheck`.
-import { StrictMode } from 'react';
+import { StrictMode, version } from 'react';
 import { createRoot } from 'react-dom/client';
 import { PopoverNotificationCenter, SinoProvider } from '@sino/react';
 import '@sino/react/styles.css';
@@ -18,6 +18,8 @@ const lang = parametro('lang', 'en');
 document.documentElement.lang = lang;
 document.documentElement.dir = parametro('dir', 'ltr');
 document.documentElement.dataset.tema = parametro('theme', 'light');
+// Which React the page was built with (19 from the workspace, or 18 for the comparison).
+document.documentElement.dataset.react = version;
 
 const raiz = document.getElementById('raiz');
 if (!raiz) throw new Error('vitrine: #raiz not found');

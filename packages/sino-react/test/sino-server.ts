@@ -3,6 +3,15 @@ import { createHmac } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import type { TokenStorage } from '@sino/js';
+import { createRequire } from 'node:module';
+import type * as Ws from 'ws';
+
+// The browser's WebSocket in these jsdom tests: jsdom's own (undici's) dispatches Node events
+// that jsdom's EventTarget refuses ("must be an instance of Event"), an uncaught error on each
+// connection. `ws` speaks the same protocol with the same API, as a browser's would; required
+// the Node way, since the jsdom environment's resolution picks its browser stub.
+const { WebSocket: NodeWebSocket } = createRequire(import.meta.url)('ws') as typeof Ws;
+globalThis.WebSocket = NodeWebSocket as unknown as typeof globalThis.WebSocket;
 
 /**
  * Starts `sino-node.ts` (a real Sino over HTTP and socket.io) and talks to it: the component
