@@ -1,0 +1,42 @@
+import type { Channel } from '@sino/shared';
+
+/** How a credential is entered and checked (the specification's credential field types). */
+export type CredentialType =
+  'string' | 'number' | 'boolean' | 'switch' | 'object' | 'text' | 'password';
+
+/** One credential a provider needs (the specification's "Credential field"). */
+export interface CredentialField {
+  /** camelCase key of the value in an integration's `credentials`. */
+  key: string;
+  displayName: string;
+  /**
+   * `password` marks a secret (shown masked); `text` a long, possibly multi-line value (a
+   * private key, a JSON file); `switch` and `boolean` are on/off values; `object` a JSON object.
+   */
+  type: CredentialType;
+  /** Never true for a `switch`: a switch is on or off, and an absent switch is off. */
+  required: boolean;
+  description?: string;
+  tooltip?: string;
+}
+
+/** One provider of the catalogue (the specification's "Provider catalogue entry"). */
+export interface ProviderEntry {
+  /** Novu 0.24's provider id, unique within the channel. */
+  id: string;
+  displayName: string;
+  channel: Channel;
+  /** In the order a form shows them. */
+  credentials: CredentialField[];
+  /** The provider's public documentation. */
+  docReference: string;
+  /** File names in this package's `logos/` folder (`@sino/providers/logos/<file>`). */
+  logoFileName: { light: string; dark: string };
+  betaVersion?: boolean;
+}
+
+/** The logo file names of a provider: `<id>.svg` and `<id>-dark.svg`, drawn by scripts/draw-logos.ts. */
+export const logosOf = (id: string): ProviderEntry['logoFileName'] => ({
+  light: `${id}.svg`,
+  dark: `${id}-dark.svg`,
+});
