@@ -1,18 +1,6 @@
-import { logosOf, type CredentialField, type ProviderEntry } from './types.js';
+import { entryOf, type ProviderEntry } from './types.js';
 
-const chat = (
-  id: string,
-  displayName: string,
-  docReference: string,
-  credentials: CredentialField[] = [],
-): ProviderEntry => ({
-  id,
-  displayName,
-  channel: 'chat',
-  credentials,
-  docReference,
-  logoFileName: logosOf(id),
-});
+const chat = entryOf('chat');
 
 /**
  * Chat providers, in the specification's order. Discord, MSTeams, Mattermost and Ryver need no

@@ -9,23 +9,9 @@ import {
   webhookSecret,
   webhookUrl,
 } from './fields.js';
-import { logosOf, type CredentialField, type ProviderEntry } from './types.js';
+import { entryOf, type ProviderEntry } from './types.js';
 
-const email = (
-  id: string,
-  displayName: string,
-  docReference: string,
-  credentials: CredentialField[],
-  betaVersion?: true,
-): ProviderEntry => ({
-  id,
-  displayName,
-  channel: 'email',
-  credentials,
-  docReference,
-  logoFileName: logosOf(id),
-  ...(betaVersion ? { betaVersion } : {}),
-});
+const email = entryOf('email');
 
 /** An email provider whose only credential besides the sender is an API key. */
 const apiKeyOnly = (id: string, displayName: string, docReference: string): ProviderEntry =>

@@ -1,12 +1,12 @@
-import { logosOf, type ProviderEntry } from './types.js';
+import { entryOf, type ProviderEntry } from './types.js';
 
 /** The in-app provider: Sino's own inbox. */
 export const inAppProviders: ProviderEntry[] = [
-  {
-    id: 'novu',
-    displayName: 'Novu In-App',
-    channel: 'in_app',
-    credentials: [
+  entryOf('in_app')(
+    'novu',
+    'Novu In-App',
+    'https://docs.novu.co/channels-and-providers/in-app/introduction',
+    [
       {
         key: 'hmac',
         displayName: 'HMAC',
@@ -18,7 +18,5 @@ export const inAppProviders: ProviderEntry[] = [
           'When on, Sino checks that each inbox request really comes from the subscriber it names.',
       },
     ],
-    docReference: 'https://docs.novu.co/channels-and-providers/in-app/introduction',
-    logoFileName: logosOf('novu'),
-  },
+  ),
 ];

@@ -1,21 +1,7 @@
 import { apiKey, webhookSecret, webhookUrl } from './fields.js';
-import { logosOf, type CredentialField, type ProviderEntry } from './types.js';
+import { entryOf, type ProviderEntry } from './types.js';
 
-const push = (
-  id: string,
-  displayName: string,
-  docReference: string,
-  credentials: CredentialField[],
-  betaVersion?: true,
-): ProviderEntry => ({
-  id,
-  displayName,
-  channel: 'push',
-  credentials,
-  docReference,
-  logoFileName: logosOf(id),
-  ...(betaVersion ? { betaVersion } : {}),
-});
+const push = entryOf('push');
 
 /** Push providers, in the specification's order. Device tokens come from each subscriber. */
 export const pushProviders: ProviderEntry[] = [

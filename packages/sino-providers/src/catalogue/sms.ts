@@ -9,23 +9,9 @@ import {
   token,
   user,
 } from './fields.js';
-import { logosOf, type CredentialField, type ProviderEntry } from './types.js';
+import { entryOf, type ProviderEntry } from './types.js';
 
-const sms = (
-  id: string,
-  displayName: string,
-  docReference: string,
-  credentials: CredentialField[],
-  betaVersion?: true,
-): ProviderEntry => ({
-  id,
-  displayName,
-  channel: 'sms',
-  credentials,
-  docReference,
-  logoFileName: logosOf(id),
-  ...(betaVersion ? { betaVersion } : {}),
-});
+const sms = entryOf('sms');
 
 const apiKeyAndSender = (id: string, displayName: string, docReference: string): ProviderEntry =>
   sms(id, displayName, docReference, [apiKey(), smsSender()]);

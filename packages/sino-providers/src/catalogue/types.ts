@@ -40,3 +40,25 @@ export const logosOf = (id: string): ProviderEntry['logoFileName'] => ({
   light: `${id}.svg`,
   dark: `${id}-dark.svg`,
 });
+
+/**
+ * The entry builder of one channel: `entryOf('sms')('twilio', 'Twilio', docs, [fields])`, the
+ * logos named after the id, `betaVersion` only when set.
+ */
+export const entryOf =
+  (channel: Channel) =>
+  (
+    id: string,
+    displayName: string,
+    docReference: string,
+    credentials: CredentialField[] = [],
+    betaVersion?: true,
+  ): ProviderEntry => ({
+    id,
+    displayName,
+    channel,
+    credentials,
+    docReference,
+    logoFileName: logosOf(id),
+    ...(betaVersion ? { betaVersion } : {}),
+  });
