@@ -1,37 +1,50 @@
-/** Inline icons: decorative (aria-hidden), coloured with currentColor. */
-export function BellIcon() {
+// Inline icons: decorative (aria-hidden), coloured with currentColor.
+
+/**
+ * One decorative 24 x 24 path in currentColor, drawn at `size` px (hidden from screen
+ * readers: the control or text beside it carries the meaning).
+ */
+function Icon({
+  d,
+  size = 24,
+  className = 'sino-icon',
+  evenOdd = false,
+  ...data
+}: {
+  d: string;
+  size?: number;
+  className?: string;
+  evenOdd?: boolean;
+  'data-icon'?: string;
+  'data-channel'?: string;
+}) {
   return (
     <svg
-      className="sino-icon"
+      className={className}
       viewBox="0 0 24 24"
-      width="24"
-      height="24"
+      width={size}
+      height={size}
       aria-hidden="true"
       focusable="false"
+      {...data}
     >
-      <path
-        fill="currentColor"
-        d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"
-      />
+      <path fill="currentColor" {...(evenOdd && { fillRule: 'evenodd' as const })} d={d} />
     </svg>
+  );
+}
+
+export function BellIcon() {
+  return (
+    <Icon d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z" />
   );
 }
 
 export function CogIcon() {
   return (
-    <svg
-      className="sino-icon"
-      viewBox="0 0 24 24"
-      width="20"
-      height="20"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path
-        fill="currentColor"
-        d="M19.4 13a7.5 7.5 0 0 0 0-2l2.1-1.6-2-3.5-2.5 1a7.4 7.4 0 0 0-1.7-1L15 3h-4l-.4 2.9a7.4 7.4 0 0 0-1.7 1l-2.5-1-2 3.5L6.6 11a7.5 7.5 0 0 0 0 2l-2.1 1.6 2 3.5 2.5-1a7.4 7.4 0 0 0 1.7 1L11 21h4l.4-2.9a7.4 7.4 0 0 0 1.7-1l2.5 1 2-3.5L19.4 13ZM13 15.5a3.5 3.5 0 1 1 0-7 3.5 3.5 0 0 1 0 7Z"
-      />
-    </svg>
+    <Icon
+      size={20}
+      d="M19.4 13a7.5 7.5 0 0 0 0-2l2.1-1.6-2-3.5-2.5 1a7.4 7.4 0 0 0-1.7-1L15 3h-4l-.4 2.9a7.4 7.4 0 0 0-1.7 1l-2.5-1-2 3.5L6.6 11a7.5 7.5 0 0 0 0 2l-2.1 1.6 2 3.5 2.5-1a7.4 7.4 0 0 0 1.7 1L11 21h4l.4-2.9a7.4 7.4 0 0 0 1.7-1l2.5 1 2-3.5L19.4 13ZM13 15.5a3.5 3.5 0 1 1 0-7 3.5 3.5 0 0 1 0 7Z"
+    />
   );
 }
 
@@ -80,37 +93,13 @@ const systemIconPaths: Record<SystemIconName, string> = {
 
 /** A system actor's icon (warning, info, up, question, success, error): ours, no asset. */
 export function SystemIcon({ name }: { name: SystemIconName }) {
-  return (
-    <svg
-      className="sino-icon"
-      viewBox="0 0 24 24"
-      width="24"
-      height="24"
-      aria-hidden="true"
-      focusable="false"
-      data-icon={name}
-    >
-      <path fill="currentColor" fillRule="evenodd" d={systemIconPaths[name]} />
-    </svg>
-  );
+  return <Icon d={systemIconPaths[name]} evenOdd data-icon={name} />;
 }
 
 /** A person's silhouette: a user actor without a usable picture. */
 export function GenericAvatarIcon() {
   return (
-    <svg
-      className="sino-icon"
-      viewBox="0 0 24 24"
-      width="24"
-      height="24"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path
-        fill="currentColor"
-        d="M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9Zm0 2c-4.4 0-8 2.2-8 5v2h16v-2c0-2.8-3.6-5-8-5Z"
-      />
-    </svg>
+    <Icon d="M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9Zm0 2c-4.4 0-8 2.2-8 5v2h16v-2c0-2.8-3.6-5-8-5Z" />
   );
 }
 
@@ -127,16 +116,12 @@ const channelIconPaths: Record<'in_app' | 'email' | 'sms' | 'chat' | 'push', str
 /** A preference row's channel icon (decorative: the row's label names the channel). */
 export function ChannelIcon({ channel }: { channel: keyof typeof channelIconPaths }) {
   return (
-    <svg
+    <Icon
       className="sino-icon sino-channel__icon"
-      viewBox="0 0 24 24"
-      width="20"
-      height="20"
-      aria-hidden="true"
-      focusable="false"
+      size={20}
+      d={channelIconPaths[channel]}
+      evenOdd
       data-channel={channel}
-    >
-      <path fill="currentColor" fillRule="evenodd" d={channelIconPaths[channel]} />
-    </svg>
+    />
   );
 }
