@@ -158,13 +158,14 @@ export function databaseClaims(label: string, database: () => Promise<Executor>)
 
       // The consumer's last fetch filled its slot: jobs may be waiting, so this one waits too.
       await queue.enqueue(3);
-      expect(seen.map((j) => j.data)).toEqual([0]);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.data).not.toBe(3);
       held.open();
       await expect.poll(() => seen.length).toBe(4);
       // Waiting jobs first, then the one enqueued behind them. Jobs due at the same instant
-      // (PGlite's clock can give 1 and 2 the same one) have no order among them.
+      // (PGlite's clock can give any two of 0, 1 and 2 the same one) have no order among them.
       const order = seen.map((j) => j.data);
-      expect([order[0], [...order.slice(1, 3)].sort(), order[3]]).toEqual([0, [1, 2], 3]);
+      expect([[...order.slice(0, 3)].sort(), order[3]]).toEqual([[0, 1, 2], 3]);
       await queue.stop();
       expect(errors).toEqual([]);
     });
