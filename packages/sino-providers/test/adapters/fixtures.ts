@@ -1,0 +1,51 @@
+import type {
+  EmailMessage,
+  PushMessage,
+  SmsMessage,
+  ChatMessage,
+} from '../../src/adapters/types.js';
+
+/** A complete email, with an attachment, as the delivery service hands it to an adapter. */
+export const anEmail = (over: Partial<EmailMessage> = {}): EmailMessage => ({
+  id: 'msg-1',
+  to: ['ana@example.com'],
+  from: { email: 'reservas@locadora.example', name: 'Locadora' },
+  subject: 'Reserva confirmada',
+  preheader: 'Seu carro espera por você',
+  html: '<p>Olá <b>Ana</b></p>',
+  text: 'Olá Ana',
+  attachments: [{ name: 'contrato.txt', mime: 'text/plain', content: Buffer.from('contrato') }],
+  ...over,
+});
+
+export const anSms = (over: Partial<SmsMessage> = {}): SmsMessage => ({
+  id: 'msg-2',
+  to: '+5511999990000',
+  from: '+5511988880000',
+  content: 'Sua reserva foi confirmada',
+  ...over,
+});
+
+export const aChatMessage = (webhookUrl: string, over: Partial<ChatMessage> = {}): ChatMessage => ({
+  id: 'msg-3',
+  webhookUrl,
+  content: 'Nova avaliação recebida',
+  ...over,
+});
+
+export const aPush = (over: Partial<PushMessage> = {}): PushMessage => ({
+  id: 'msg-4',
+  target: ['device-token-1'],
+  title: 'Reserva confirmada',
+  content: 'Seu carro espera por você',
+  data: { reservaId: '42' },
+  subscriber: { subscriberId: 'ana', email: 'ana@example.com' },
+  ...over,
+});
+
+/** Builds an adapter context pointing at a local peer, with a short timeout. */
+export const contextFor = (baseUrl: string, credentials: Record<string, unknown>) => ({
+  baseUrl,
+  credentials,
+  timeoutMs: 2000,
+});

@@ -1,0 +1,104 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request as the peer received it. */
+export interface Received {
+  method: string;
+  /** Path and query, as sent. */
+  path: string;
+  url: URL;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  text(): string;
+  json<T = Record<string, any>>(): T; // eslint-disable-line @typescript-eslint/no-explicit-any -- a test reads any shape
+  /** An `application/x-www-form-urlencoded` body. */
+  form(): URLSearchParams;
+  /** A `multipart/form-data` body, parsed by the platform's own parser. */
+  formData(): Promise<FormData>;
+}
+
+/** How the peer answers one request. */
+export interface PeerAnswer {
+  status?: number;
+  headers?: Record<string, string>;
+  json?: unknown;
+  body?: string;
+  /** Never answer (the client's timeout must end it). */
+  hang?: boolean;
+  /** Close the connection without answering (a network error for the client). */
+  drop?: boolean;
+}
+
+export interface HttpPeer {
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  requests: Received[];
+  /** Queues answers, used in order; once used up, `otherwise` answers. */
+  reply(...answers: PeerAnswer[]): void;
+  /** The answer when none is queued (default: 200 with `{}`). */
+  otherwise(answer: PeerAnswer | ((request: Received) => PeerAnswer)): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A local HTTP server standing in for a provider: it records every request and answers what
+ * the test queued. Tests check the recorded request against the provider's documentation.
+ */
+export async function startHttpPeer(): Promise<HttpPeer> {
+  const requests: Received[] = [];
+  const queued: PeerAnswer[] = [];
+  let fallback: PeerAnswer | ((request: Received) => PeerAnswer) = { status: 200, json: {} };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const received: Received = {
+        method: req.method ?? '',
+        path: req.url ?? '/',
+        url,
+        headers: req.headers,
+        body,
+        text: () => body.toString('utf8'),
+        json: () => JSON.parse(body.toString('utf8')),
+        form: () => new URLSearchParams(body.toString('utf8')),
+        formData: () =>
+          new Request(url, {
+            method: 'POST',
+            headers: { 'content-type': String(req.headers['content-type']) },
+            body,
+          }).formData(),
+      };
+      requests.push(received);
+      const answer =
+        queued.shift() ?? (typeof fallback === 'function' ? fallback(received) : fallback);
+      if (answer.hang) return;
+      if (answer.drop) {
+        req.socket.destroy();
+        return;
+      }
+      const headers = { ...answer.headers };
+      let payload = answer.body ?? '';
+      if (answer.json !== undefined) {
+        headers['content-type'] ??= 'application/json';
+        payload = JSON.stringify(answer.json);
+      }
+      res.writeHead(answer.status ?? 200, headers);
+      res.end(payload);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    reply: (...answers) => void queued.push(...answers),
+    otherwise: (answer) => void (fallback = answer),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
