@@ -115,6 +115,11 @@ export interface AdapterContext {
   baseUrl?: string | undefined;
   /** A request not answered within this many milliseconds is abandoned as retryable. */
   timeoutMs: number;
+  /**
+   * Extra certificate authorities (PEM) trusted for this provider's TLS: a private relay's
+   * own CA, or a test peer's. Public providers need none.
+   */
+  tlsCa?: string | undefined;
 }
 
 /** One provider's delivery code. */
