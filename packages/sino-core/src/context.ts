@@ -2,6 +2,7 @@ import type { Database, DatabaseHandle } from '@locadora/db';
 import type { Guards } from './http/guards.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { SinoServices } from './services.js';
+import type { DeliveryOptions } from './delivery/options.js';
 
 /** Options of the Sino plugin, filled from the server's validated configuration. */
 export interface SinoOptions {
@@ -24,6 +25,8 @@ export interface SinoOptions {
   queuePollingIntervalMs?: number | undefined;
   /** Server API requests per second per environment (defaults in src/http/rate-limit.ts). */
   rateLimit?: RateLimitOptions | undefined;
+  /** How deliveries reach providers and when failed ones are retried (src/delivery). */
+  delivery?: DeliveryOptions | undefined;
 }
 
 /** What every route module receives. */

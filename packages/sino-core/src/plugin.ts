@@ -26,6 +26,8 @@ import { serverMessageRoutes } from './modules/messages/server-routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { environmentMessageRoutes } from './modules/messages/environment-routes.js';
 import { activityRoutes } from './modules/activity/routes.js';
+import { integrationRoutes } from './modules/integrations/routes.js';
+import { providerWebhookRoutes, sandboxRoutes } from './delivery/routes.js';
 import { createJobQueue } from './queue/factory.js';
 import type { SinoTask } from './tasks.js';
 
@@ -71,7 +73,12 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(eventRoutes, ctx);
     await server.register(environmentMessageRoutes, ctx);
     await server.register(activityRoutes, ctx);
+    await server.register(integrationRoutes, ctx);
+    await server.register(sandboxRoutes, ctx);
   });
+
+  // Providers' delivery webhooks: authenticated by their signatures, not by an API key.
+  await app.register(providerWebhookRoutes, ctx);
 };
 
 declare module 'fastify' {
@@ -104,6 +111,8 @@ export const sinoCore = fp<SinoOptions>(
     // Stopped before the database closes: in-flight jobs finish, nothing new starts.
     app.addHook('preClose', () => queue.stop());
     const services = createSinoServices(options, gateway, queue, app.log);
+    // After the queue: no delivery is running when pooled provider connections close.
+    app.addHook('onClose', () => services.providers.close());
     const guards = createGuards(services);
     app.decorate('sino', services);
     await app.register(api, { services, guards, prefix: '/v1' } as SinoContext & {

@@ -22,6 +22,13 @@ import { createPreferenceService } from './modules/preferences/service.js';
 import { createMessageService } from './modules/messages/service.js';
 import { createActivityRepository } from './modules/activity/repository.js';
 import { createActivityService } from './modules/activity/service.js';
+import { createIntegrationRepository } from './modules/integrations/repository.js';
+import { createIntegrationService } from './modules/integrations/service.js';
+import { createDeliveryRepository } from './delivery/repository.js';
+import { createProviderDirectory } from './delivery/directory.js';
+import { createDeliveryService } from './delivery/service.js';
+import { retryScheduleOf } from './delivery/options.js';
+import { createWebhookReceiver } from './delivery/webhooks.js';
 
 /** Builds every Sino service once, on its dependencies (database, secrets, sockets). */
 export function createSinoServices(
@@ -53,8 +60,34 @@ export function createSinoServices(
   });
   const feeds = createFeedService({ db: options.db });
   const preferences = createPreferenceService({ db: options.db, workflows, subscribers });
+  const integrationRepository = createIntegrationRepository(options.db);
+  const deliveries = createDeliveryRepository(options.db);
+  const providers = createProviderDirectory({
+    repo: deliveries,
+    settings: options.delivery ?? {},
+  });
+  const integrations = createIntegrationService({
+    integrations: integrationRepository,
+    secrets,
+    providers: providers.checks,
+  });
+  const delivery = createDeliveryService({
+    integrations: integrationRepository,
+    repo: deliveries,
+    directory: providers,
+    secrets,
+    log,
+  });
+  const webhooks = createWebhookReceiver({
+    integrations: integrationRepository,
+    repo: deliveries,
+    directory: providers,
+    secrets,
+  });
   const { engine, events } = createWorkflowEngine({
     db: options.db,
+    delivery,
+    retries: retryScheduleOf(options.delivery),
     queue,
     identity,
     subscribers,
@@ -68,6 +101,10 @@ export function createSinoServices(
   });
   return {
     activity,
+    integrations,
+    deliveries,
+    providers,
+    webhooks,
     engine,
     events,
     secrets,

@@ -2,11 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { executionDetails } from '../src/db/schema.js';
 import { addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
+import { turnOffSandboxDelivery } from './fixtures.js';
 
 let t: SinoTestApp;
 let other: { environmentId: string; apiKey: string };
 beforeAll(async () => {
   t = await createSinoTestApp();
+  // The email and SMS steps here show the log of a channel with no integration.
+  await turnOffSandboxDelivery(t);
   other = await addEnvironment(t);
 });
 afterAll(() => t.close());

@@ -2,11 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { executionDetails, jobs, messages, subscribers, workflowSteps } from '../src/db/schema.js';
 import { claimKey, createEngineRepository } from '../src/engine/repository.js';
+import { turnOffSandboxDelivery } from './fixtures.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
 let t: SinoTestApp;
 beforeAll(async () => {
   t = await createSinoTestApp();
+  // The email and SMS steps here show the log of a channel with no integration.
+  await turnOffSandboxDelivery(t);
 });
 afterAll(() => t.close());
 

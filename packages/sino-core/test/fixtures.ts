@@ -138,3 +138,18 @@ export async function messageRow(db: Database, id: string): Promise<MessageRow |
 export async function clearMessages(db: Database, subscriber: SubscriberRow): Promise<void> {
   await db.delete(messages).where(eq(messages.subscriberId, subscriber.id));
 }
+
+/**
+ * Turns off the sandbox email and SMS integrations a new environment has, through the API:
+ * for tests of a channel with no active integration.
+ */
+export async function turnOffSandboxDelivery(t: SinoTestApp): Promise<void> {
+  const all = (await t.api('GET', '/v1/integrations')).json().data as {
+    _id: string;
+    providerId: string;
+  }[];
+  for (const i of all.filter((i) => i.providerId === 'novu-email' || i.providerId === 'novu-sms')) {
+    const r = await t.api('PUT', `/v1/integrations/${i._id}`, { body: { active: false } });
+    if (r.statusCode !== 200) throw new Error(`turning ${i.providerId} off: ${r.statusCode}`);
+  }
+}

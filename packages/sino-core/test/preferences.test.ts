@@ -253,7 +253,7 @@ beforeAll(async () => {
     name: 'Production',
     identifier: `prod-${newId()}`,
   });
-  await identity.addInAppIntegration(env.id, env.organizationId, { hmac: false });
+  await identity.addDefaultIntegrations(env.id, env.organizationId, { hmac: false });
   other = {
     id: env.id,
     apiKey: await t.app.sino.identity.addApiKey(env.id),

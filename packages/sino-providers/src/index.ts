@@ -1,5 +1,6 @@
 /**
- * Sino's delivery providers. For now the catalogue: every provider of the specification with
- * its metadata and credential schema (docs/decisions/022); the adapters come next (issue 13).
+ * Sino's delivery providers: the catalogue (every provider of the specification with its
+ * metadata and credential schema, decision 022) and one adapter per provider (decision 023).
  */
 export * from './catalogue/index.js';
+export * from './adapters/index.js';

@@ -361,6 +361,8 @@ export const jobs = sino.table(
     }>(),
     /** When a delayed or digest job is due. */
     runAt: at('run_at'),
+    /** Delivery attempts made so far (channel steps); a retry waits `delayed` until `runAt`. */
+    attempts: integer('attempts').notNull().default(0),
     /** The queue's own job id, to cancel it. */
     queueJobId: text('queue_job_id'),
     error: text('error'),
@@ -433,6 +435,19 @@ export const messages = sino.table(
     deleted: boolean('deleted').notNull().default(false),
     /** When the subscriber archived it (out of the inbox until unarchived); null otherwise. */
     archivedAt: at('archived_at'),
+    /**
+     * Email, SMS, chat and push only: where the delivery stands (`queued` until a provider
+     * accepts it, `sent`, then `delivered` or `bounced` from the provider's webhooks, or
+     * `failed`); null for in-app messages.
+     */
+    deliveryStatus: text('delivery_status').$type<DeliveryStatus>(),
+    /** The integration that accepted (or last tried) the message, and its provider. */
+    integrationId: ref('integration_id'),
+    providerId: text('provider_id'),
+    /** The provider's own id of the message: its delivery webhooks name it. */
+    providerMessageId: text('provider_message_id'),
+    /** The last failure's words (the provider's answer, never a credential). */
+    deliveryError: text('delivery_error'),
     /** Out of the inbox until this time, when it comes back unread; null when not snoozed. */
     snoozedUntil: at('snoozed_until'),
     createdAt: createdAt(),
@@ -462,6 +477,10 @@ export const messages = sino.table(
     index('messages_environment_transaction').on(t.environmentId, t.transactionId),
     // A job sends one message: a job run again after a crash (at-least-once) finds it sent.
     uniqueIndex('messages_job').on(t.jobId),
+    // Delivery webhooks find their message by the provider's id.
+    index('messages_provider_message')
+      .on(t.providerId, t.providerMessageId)
+      .where(sql`${t.providerMessageId} is not null`),
   ],
 );
 
@@ -510,6 +529,8 @@ export const integrations = sino.table(
     primary: boolean('primary').notNull().default(false),
     /** In-app only: session initialize requires the subscriber's HMAC hash. */
     hmac: boolean('hmac').notNull().default(false),
+    /** Order of failover within the channel after the primary: higher first (Novu's `priority`). */
+    priority: integer('priority').notNull().default(0),
     /** Provider credentials, AES-256-GCM encrypted; never returned in full. */
     credentialsCiphertext: text('credentials_ciphertext'),
     createdAt: createdAt(),
@@ -557,6 +578,41 @@ export const executionDetails = sino.table(
     index('execution_details_job').on(t.jobId),
     // The activity feed and GET /v1/execution-details read a notification's log.
     index('execution_details_notification').on(t.notificationId),
+  ],
+);
+
+/** Where an email, SMS, chat or push message stands with its provider. */
+export const DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'bounced', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * The built-in sandbox providers' mailbox ("Novu Email", "Novu SMS"): what they deliver stays
+ * here, listed by the API, so a fresh install sends email and SMS end to end with no account.
+ */
+export const sandboxOutbox = sino.table(
+  'sandbox_outbox',
+  {
+    id: id(),
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    organizationId: ref('organization_id').notNull(),
+    /** Sino's message this delivers. */
+    messageId: ref('message_id').notNull(),
+    channel: text('channel').$type<'email' | 'sms'>().notNull(),
+    to: jsonb('to').$type<string[]>().notNull(),
+    from: text('from'),
+    subject: text('subject'),
+    /** The email's HTML, or the SMS text. */
+    content: text('content').notNull(),
+    /** The email's plain-text part. */
+    text: text('text'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('sandbox_outbox_environment_created').on(t.environmentId, t.createdAt.desc(), t.id.desc()),
+    // A message delivered again (at-least-once) lands once.
+    uniqueIndex('sandbox_outbox_message').on(t.messageId),
   ],
 );
 

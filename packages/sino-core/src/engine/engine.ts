@@ -26,6 +26,7 @@ import type {
   InAppMessageInput,
   PreferenceOutcome,
   RenderContext,
+  RetrySchedule,
 } from './ports.js';
 import { nextTimedRun } from './schedule.js';
 
@@ -55,8 +56,10 @@ export interface EngineDeps {
     stored?: SubscriberPreferences | undefined;
   }): Promise<PreferenceOutcome>;
   createInAppMessage(input: InAppMessageInput): Promise<void>;
-  /** Channel providers; absent until the providers are configured. */
+  /** Email, SMS, chat and push providers; absent, those steps fail with "no delivery". */
   delivery?: DeliveryPort | undefined;
+  /** When failed deliveries are tried again. */
+  retries: RetrySchedule;
   now(): Date;
   log: FastifyBaseLogger;
 }
@@ -290,7 +293,7 @@ export function createEngine(deps: EngineDeps) {
     /** Details to record with the job's final status, in the same statement. */
     closing: DetailInput[],
     preferences: SubscriberPreferences | undefined,
-  ): Promise<'completed' | 'failed' | 'skipped'> {
+  ): Promise<'completed' | 'failed' | 'skipped' | 'waiting'> {
     const preference = await deps.checkPreferences({
       workflow,
       step,
@@ -349,46 +352,87 @@ export function createEngine(deps: EngineDeps) {
       return 'completed';
     }
 
-    const integration = await repo.activeIntegration(job.environmentId, channel);
-    if (!integration) {
-      await detail(job, {
-        code: MISSING_INTEGRATION_CODE[channel],
-        detail: `No active ${channel} integration`,
-        status: 'Failed',
-      });
-      return 'failed';
-    }
     if (!deps.delivery) {
       await detail(job, {
-        detail: `No ${channel} provider adapter is available for ${integration.providerId}`,
+        code: MISSING_INTEGRATION_CODE[channel],
+        detail: `No ${channel} delivery is configured`,
         status: 'Failed',
-        source: 'Credentials',
       });
       return 'failed';
     }
-    try {
-      const sent = await deps.delivery.send({
-        channel,
-        integration,
-        subscriber: subscriberView(subscriber),
+    const outcome = await deps.delivery.deliver({
+      job,
+      channel,
+      subscriber,
+      templateIdentifier: workflow.identifier,
+      rendered: {
         content,
         subject,
-      });
-      await detail(job, {
-        detail: 'Message sent',
-        status: 'Success',
-        raw: { providerId: integration.providerId, id: sent.id ?? null },
-      });
-      return 'completed';
-    } catch (error) {
+        preheader: renderOptional(template.preheader, context),
+        senderName: renderOptional(template.senderName, context),
+        title: renderOptional(template.title, context),
+      },
+      record: (d) => detail(job, d),
+      lastAttempt: deps.retries.delaysMs[job.attempts] === undefined,
+    });
+    switch (outcome.kind) {
+      case 'sent':
+        return 'completed';
+      case 'skipped':
+        // No address for the channel: the step is skipped and the workflow goes on.
+        await detail(job, { code: outcome.code, detail: outcome.detail, status: 'Warning' });
+        return 'skipped';
+      case 'no-integration':
+        await detail(job, {
+          code: MISSING_INTEGRATION_CODE[channel],
+          detail: `No active ${channel} integration`,
+          status: 'Failed',
+        });
+        return 'failed';
+      case 'failed':
+        return retryOrFail(job, channel, outcome);
+    }
+  }
+
+  /** Renders an optional template field; absent stays absent. */
+  function renderOptional(template: string | undefined, context: RenderContext) {
+    return template === undefined || template === '' ? undefined : deps.render(template, context);
+  }
+
+  /**
+   * A delivery every integration failed: waits in the durable queue for the next attempt of
+   * the schedule when a retry may help (so it survives a restart), else fails the step.
+   */
+  async function retryOrFail(
+    job: Job,
+    channel: Exclude<Channel, 'in_app'>,
+    outcome: { retryable: boolean; retryAfterMs?: number | undefined },
+  ): Promise<'failed' | 'waiting'> {
+    const attempts = job.attempts + 1;
+    const wait = deps.retries.delaysMs[attempts - 1];
+    if (!outcome.retryable || wait === undefined) {
       await detail(job, {
         code: ERROR_CODES[channel],
-        detail: 'Provider refused the message',
+        detail: outcome.retryable
+          ? `Delivery failed after ${attempts} attempts`
+          : 'Delivery failed; a retry would not help',
         status: 'Failed',
-        raw: { error: String(error) },
+        raw: { attempts },
       });
       return 'failed';
     }
+    const jitter = 1 + deps.retries.jitter * (2 * Math.random() - 1);
+    const delayMs = Math.max(Math.round(wait * jitter), outcome.retryAfterMs ?? 0);
+    const runAt = new Date(deps.now().getTime() + delayMs);
+    const delayed = await repo.transition(job.id, ['running'], 'delayed', { runAt, attempts });
+    if (!delayed) return 'waiting';
+    await detail(job, {
+      detail: `Attempt ${attempts} failed; attempt ${attempts + 1} at ${runAt.toISOString()}`,
+      status: 'Pending',
+      raw: { attempts, retryAt: runAt.toISOString(), delayMs },
+    });
+    await enqueueJob(delayed, delayMs);
+    return 'waiting';
   }
 
   /** A delay step: waits in the queue until `runAt`, then the workflow goes on. */

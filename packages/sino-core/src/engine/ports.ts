@@ -1,4 +1,5 @@
 import type { Channel } from '@sino/shared';
+import type { Subscriber } from '../modules/subscribers/repository.js';
 import type { Job, WorkflowStep } from './repository.js';
 
 /** What the engine puts on the durable queue. */
@@ -57,13 +58,59 @@ export interface PreferenceOutcome {
   reason?: string;
 }
 
-/** Sends a rendered message through the environment's integration (providers issue). */
+/** A channel step rendered from its template, ready for the providers. */
+export interface RenderedStep {
+  content: string;
+  subject?: string | undefined;
+  preheader?: string | undefined;
+  senderName?: string | undefined;
+  title?: string | undefined;
+}
+
+/** How one delivery attempt (every integration of the channel tried once) ended. */
+export type DeliveryOutcome =
+  | { kind: 'sent' }
+  /** The subscriber has no address for the channel: the step is skipped with `code`. */
+  | { kind: 'skipped'; code: number; detail: string }
+  | { kind: 'no-integration' }
+  | {
+      kind: 'failed';
+      /** Some integration failed in a way a later attempt may not (network, 429, 5xx). */
+      retryable: boolean;
+      /** The longest wait a provider asked for (`Retry-After`). */
+      retryAfterMs?: number | undefined;
+    };
+
+/** An execution detail as the delivery side records it (the engine fills the job's ids). */
+export interface DeliveryDetail {
+  code?: number | undefined;
+  detail: string;
+  status: 'Success' | 'Warning' | 'Failed' | 'Pending';
+  source?: 'Internal' | 'Credentials' | 'Webhook' | undefined;
+  raw?: Record<string, unknown> | undefined;
+}
+
+/**
+ * Delivers a rendered email, SMS, chat or push step through the environment's integrations of
+ * the channel, failing over from one to the next; one execution detail per try.
+ */
 export interface DeliveryPort {
-  send(input: {
+  deliver(input: {
+    job: Job;
     channel: Exclude<Channel, 'in_app'>;
-    integration: { providerId: string; credentialsCiphertext: string | null };
-    subscriber: Record<string, unknown>;
-    content: string;
-    subject?: string | undefined;
-  }): Promise<{ id?: string }>;
+    subscriber: Subscriber;
+    templateIdentifier: string;
+    rendered: RenderedStep;
+    record(detail: DeliveryDetail): Promise<void>;
+    /** No retry follows this attempt: a failure now is final. */
+    lastAttempt: boolean;
+  }): Promise<DeliveryOutcome>;
+}
+
+/** When failed deliveries are tried again: the waits before the 2nd, 3rd, ... attempt. */
+export interface RetrySchedule {
+  /** Milliseconds before each retry; its length is the number of retries. */
+  delaysMs: readonly number[];
+  /** Each wait is drawn within ±this fraction of its value, so retries do not come in waves. */
+  jitter: number;
 }

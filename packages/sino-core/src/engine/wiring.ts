@@ -14,7 +14,7 @@ import { createEngine, subscriberView } from './engine.js';
 import { createEngineRepository, inEngineTransaction } from './repository.js';
 import { createRecipientResolver } from './recipients.js';
 import type { WorkflowCache } from './workflow-cache.js';
-import type { EngineQueue } from './ports.js';
+import type { DeliveryPort, EngineQueue, RetrySchedule } from './ports.js';
 
 /**
  * Puts the engine together from Sino's parts: templates, filters, preferences, in-app
@@ -23,6 +23,9 @@ import type { EngineQueue } from './ports.js';
 export function createWorkflowEngine(deps: {
   db: Database;
   queue: EngineQueue;
+  /** Email, SMS, chat and push delivery (src/delivery). */
+  delivery?: DeliveryPort | undefined;
+  retries: RetrySchedule;
   identity: IdentityService;
   subscribers: SubscriberRepository;
   messages: MessageService;
@@ -93,6 +96,8 @@ export function createWorkflowEngine(deps: {
     createInAppMessage: async (input) => {
       await deps.messages.deliverInApp(input);
     },
+    delivery: deps.delivery,
+    retries: deps.retries,
     now,
     log: deps.log,
   });

@@ -156,13 +156,28 @@ export function ensureOk(
 
 /**
  * `text` with every credential value blanked: a provider may echo a key back in an error, and
- * errors are stored and shown.
+ * errors are stored and shown. Values inside objects and JSON texts (a service account's
+ * private key) count too.
  */
 export function redact(text: string, credentials: Credentials): string {
   let out = text;
-  for (const value of Object.values(credentials)) {
-    if (typeof value !== 'string' || value.length < 4) continue;
-    out = out.split(value).join('[redacted]');
-  }
+  for (const value of secretsOf(credentials)) out = out.split(value).join('[redacted]');
   return out;
+}
+
+/** Every text of at least 4 characters in the credentials, longest first. */
+function secretsOf(value: unknown, found = new Set<string>()): string[] {
+  if (typeof value === 'string') {
+    if (value.length >= 4) found.add(value);
+    if (/^\s*[{[]/.test(value)) {
+      try {
+        secretsOf(JSON.parse(value), found);
+      } catch {
+        // Not JSON: the text itself is blanked.
+      }
+    }
+  } else if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) secretsOf(v, found);
+  }
+  return [...found].sort((a, b) => b.length - a.length);
 }

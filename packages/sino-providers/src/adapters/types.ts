@@ -135,6 +135,8 @@ export interface ProviderAdapter<C extends DeliveryChannel = DeliveryChannel> {
    * hold) and answers the events in it. Absent where the provider sends none.
    */
   parseWebhook?(request: WebhookRequest): DeliveryEvent[];
+  /** Releases what the adapter keeps open between sends (an SMTP pool, an HTTP/2 session). */
+  close?(): Promise<void>;
 }
 
 /** A provider's adapter factory, as the registry lists it. */

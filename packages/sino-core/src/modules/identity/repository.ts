@@ -89,24 +89,46 @@ export function createIdentityRepository(db: Database) {
     }): Promise<void> {
       await db.insert(apiKeys).values({ id: newId(), ...k });
     },
-    /** `hmac`: session initialize requires the subscriber's HMAC hash. */
-    async addInAppIntegration(
+    /**
+     * A new environment's integrations, as Novu gives one: in-app (`hmac`: session initialize
+     * requires the subscriber's HMAC hash), and the sandbox email and SMS providers, active and
+     * primary until a real provider is made active, so email and SMS work from the start.
+     */
+    async addDefaultIntegrations(
       environmentId: string,
       organizationId: string,
       options: { hmac: boolean },
     ): Promise<void> {
-      await db.insert(integrations).values({
-        id: newId(),
-        environmentId,
-        organizationId,
-        providerId: 'novu',
-        channel: 'in_app',
-        name: 'Sino In-App',
-        identifier: 'sino-in-app',
-        active: true,
-        primary: true,
-        hmac: options.hmac,
-      });
+      const common = { environmentId, organizationId, active: true, primary: true };
+      await db.insert(integrations).values([
+        {
+          ...common,
+          id: newId(),
+          providerId: 'novu',
+          channel: 'in_app',
+          name: 'Sino In-App',
+          identifier: 'sino-in-app',
+          hmac: options.hmac,
+        },
+        {
+          ...common,
+          id: newId(),
+          providerId: 'novu-email',
+          channel: 'email',
+          name: 'Sino Email (sandbox)',
+          identifier: 'sino-email-sandbox',
+          priority: 1,
+        },
+        {
+          ...common,
+          id: newId(),
+          providerId: 'novu-sms',
+          channel: 'sms',
+          name: 'Sino SMS (sandbox)',
+          identifier: 'sino-sms-sandbox',
+          priority: 1,
+        },
+      ]);
     },
     /** Turns the subscriber-hash requirement on for the environment's in-app integrations. */
     async requireInAppHmac(environmentId: string): Promise<void> {

@@ -82,7 +82,7 @@ export function createIdentityService(deps: { db: Database; secrets: SecretBox }
         name: input.name,
         identifier: newApplicationIdentifier(),
       });
-      await repo.addInAppIntegration(environment.id, input.organizationId, {
+      await repo.addDefaultIntegrations(environment.id, input.organizationId, {
         hmac: requiresSubscriberHash,
       });
       return { ...environment, requiresSubscriberHash };

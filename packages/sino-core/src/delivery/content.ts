@@ -1,0 +1,63 @@
+import { convert } from 'html-to-text';
+import type { Attachment } from '@sino/providers';
+
+/**
+ * The preheader, hidden at the top of the HTML: mail clients show the first text of a message
+ * beside its subject, and this is the usual markup that makes it that text and nothing else.
+ */
+export function withPreheader(html: string, preheader: string | undefined): string {
+  if (!preheader) return html;
+  const hidden = `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all" aria-hidden="true">${escapeHtml(preheader)}</div>`;
+  return `${hidden}${html}`;
+}
+
+/** The plain-text part of an email, from the same rendered HTML (links kept as `text [url]`). */
+export function plainTextOf(html: string): string {
+  return convert(html, {
+    wordwrap: 78,
+    selectors: [
+      { selector: 'img', format: 'skip' },
+      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+    ],
+  });
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** At most this many bytes of attachments per email, decoded (providers refuse more). */
+const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
+
+/**
+ * The trigger's attachments (Novu's `payload.attachments`: `{file: base64, name, mime}`),
+ * decoded. Entries that are not well formed are left out and named in `problems`.
+ */
+export function attachmentsOf(payload: Record<string, unknown>): {
+  attachments: Attachment[];
+  problems: string[];
+} {
+  const given = payload['attachments'];
+  if (!Array.isArray(given)) return { attachments: [], problems: [] };
+  const attachments: Attachment[] = [];
+  const problems: string[] = [];
+  let total = 0;
+  given.forEach((a: unknown, index) => {
+    const { file, name, mime } = (a ?? {}) as Record<string, unknown>;
+    if (typeof file !== 'string' || typeof name !== 'string' || name.trim() === '') {
+      problems.push(`attachment ${index + 1} needs a base64 "file" and a "name"`);
+      return;
+    }
+    const content = Buffer.from(file, 'base64');
+    total += content.length;
+    if (total > MAX_ATTACHMENT_BYTES) {
+      problems.push(`attachment ${index + 1} (${name}) goes over ${MAX_ATTACHMENT_BYTES} bytes in all`);
+      return;
+    }
+    attachments.push({
+      name,
+      mime: typeof mime === 'string' && mime ? mime : 'application/octet-stream',
+      content,
+    });
+  });
+  return { attachments, problems };
+}

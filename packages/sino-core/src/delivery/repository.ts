@@ -1,0 +1,188 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '@locadora/db';
+import type { Channel } from '@sino/shared';
+import { messages, sandboxOutbox, type DeliveryStatus } from '../db/schema.js';
+import { newId } from '../ids.js';
+import type { Job } from '../engine/repository.js';
+
+export type DeliveryMessage = typeof messages.$inferSelect;
+export type SandboxMail = typeof sandboxOutbox.$inferSelect;
+
+/**
+ * How far each status is along: a webhook never takes a message back (a late "sent" after
+ * "delivered" is ignored), and a bounce or failure is final.
+ */
+const RANK: Record<DeliveryStatus, number> = {
+  queued: 0,
+  sent: 1,
+  delivered: 2,
+  bounced: 3,
+  failed: 3,
+};
+
+/** The statuses a webhook's `state` may move a message from. */
+const movableTo = (state: DeliveryStatus) =>
+  (Object.keys(RANK) as DeliveryStatus[]).filter((s) => RANK[s] < RANK[state]);
+
+/** SQL of deliveries: the message of each email, SMS, chat and push step, and the sandbox's outbox. */
+export function createDeliveryRepository(db: Database) {
+  return {
+    /**
+     * The job's message, created `queued` on its first attempt; a retry (or the same job run
+     * again after a crash) finds the one it made.
+     */
+    async openMessage(input: {
+      job: Job;
+      channel: Exclude<Channel, 'in_app'>;
+      templateIdentifier: string;
+      content: string;
+      subject: string | undefined;
+    }): Promise<DeliveryMessage> {
+      const { job } = input;
+      const [created] = await db
+        .insert(messages)
+        .values({
+          id: newId(),
+          environmentId: job.environmentId,
+          organizationId: job.organizationId,
+          notificationId: job.notificationId,
+          subscriberId: job.subscriberId,
+          workflowId: job.workflowId,
+          templateIdentifier: input.templateIdentifier,
+          jobId: job.id,
+          stepId: job.stepId,
+          transactionId: job.transactionId,
+          channel: input.channel,
+          content: input.content,
+          subject: input.subject ?? null,
+          payload: job.payload,
+          deliveryStatus: 'queued',
+        })
+        .onConflictDoNothing({ target: messages.jobId })
+        .returning();
+      if (created) return created;
+      const [found] = await db.select().from(messages).where(eq(messages.jobId, job.id));
+      return found!;
+    },
+
+    async markSent(
+      id: string,
+      via: { integrationId: string; providerId: string; providerMessageId: string | undefined },
+    ): Promise<void> {
+      await db
+        .update(messages)
+        .set({
+          deliveryStatus: 'sent',
+          integrationId: via.integrationId,
+          providerId: via.providerId,
+          providerMessageId: via.providerMessageId ?? null,
+          deliveryError: null,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(messages.id, id), eq(messages.deliveryStatus, 'queued')));
+    },
+
+    /** The last failure's words, and the integration that gave them. */
+    async noteFailure(
+      id: string,
+      failure: { integrationId: string; providerId: string; error: string },
+    ): Promise<void> {
+      await db
+        .update(messages)
+        .set({
+          integrationId: failure.integrationId,
+          providerId: failure.providerId,
+          deliveryError: failure.error,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(messages.id, id), eq(messages.deliveryStatus, 'queued')));
+    },
+
+    /** Marks the job's message failed when it never left (every attempt failed). */
+    async failMessageOfJob(jobId: string): Promise<void> {
+      await db
+        .update(messages)
+        .set({ deliveryStatus: 'failed', updatedAt: sql`now()` })
+        .where(and(eq(messages.jobId, jobId), eq(messages.deliveryStatus, 'queued')));
+    },
+
+    /**
+     * A provider webhook's news of a message it accepted: moves it forward only. Answers
+     * whether a message of the environment had that provider id.
+     */
+    async applyDeliveryEvent(
+      environmentId: string,
+      providerId: string,
+      event: { providerMessageId: string; state: DeliveryStatus; reason?: string | undefined },
+    ): Promise<boolean> {
+      const where = and(
+        eq(messages.environmentId, environmentId),
+        eq(messages.providerId, providerId),
+        eq(messages.providerMessageId, event.providerMessageId),
+      );
+      const [found] = await db.select({ id: messages.id }).from(messages).where(where);
+      if (!found) return false;
+      await db
+        .update(messages)
+        .set({
+          deliveryStatus: event.state,
+          ...(event.reason && { deliveryError: event.reason }),
+          updatedAt: sql`now()`,
+        })
+        .where(and(where, inArray(messages.deliveryStatus, movableTo(event.state))));
+      return true;
+    },
+
+    async messageById(id: string): Promise<DeliveryMessage | undefined> {
+      const [m] = await db.select().from(messages).where(eq(messages.id, id));
+      return m;
+    },
+
+    /** What the sandbox providers deliver; a message delivered again lands once. */
+    async putInSandbox(
+      mail: Omit<typeof sandboxOutbox.$inferInsert, 'id' | 'createdAt'>,
+    ): Promise<string> {
+      const [row] = await db
+        .insert(sandboxOutbox)
+        .values({ id: newId(), ...mail })
+        .onConflictDoNothing({ target: sandboxOutbox.messageId })
+        .returning({ id: sandboxOutbox.id });
+      if (row) return row.id;
+      const [found] = await db
+        .select({ id: sandboxOutbox.id })
+        .from(sandboxOutbox)
+        .where(eq(sandboxOutbox.messageId, mail.messageId));
+      return found!.id;
+    },
+
+    /** A page of the environment's sandbox outbox, newest first; one row more tells `hasMore`. */
+    async sandboxPage(
+      environmentId: string,
+      query: { channel?: 'email' | 'sms' | undefined; page: number; limit: number },
+    ): Promise<{ items: SandboxMail[]; hasMore: boolean }> {
+      const rows = await db
+        .select()
+        .from(sandboxOutbox)
+        .where(
+          and(
+            eq(sandboxOutbox.environmentId, environmentId),
+            query.channel ? eq(sandboxOutbox.channel, query.channel) : undefined,
+          ),
+        )
+        .orderBy(desc(sandboxOutbox.createdAt), desc(sandboxOutbox.id))
+        .offset(query.page * query.limit)
+        .limit(query.limit + 1);
+      return { items: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+    },
+
+    async sandboxMail(environmentId: string, id: string): Promise<SandboxMail | undefined> {
+      const [m] = await db
+        .select()
+        .from(sandboxOutbox)
+        .where(and(eq(sandboxOutbox.environmentId, environmentId), eq(sandboxOutbox.id, id)));
+      return m;
+    },
+  };
+}
+
+export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;

@@ -1,0 +1,135 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { SinoContext } from '../context.js';
+import { errors, serverErrors } from '../http/error-answers.js';
+import { notFound } from '../errors.js';
+import { pageQuery } from '../modules/subscribers/schemas.js';
+import type { SandboxMail } from './repository.js';
+
+const mailWire = z.object({
+  _id: z.string(),
+  _messageId: z.string(),
+  channel: z.enum(['email', 'sms']),
+  to: z.array(z.string()),
+  from: z.string().nullable(),
+  subject: z.string().nullable(),
+  /** The email's HTML, or the SMS text. */
+  content: z.string(),
+  /** The email's plain-text part. */
+  text: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+const toMailWire = (m: SandboxMail) => ({
+  _id: m.id,
+  _messageId: m.messageId,
+  channel: m.channel,
+  to: m.to,
+  from: m.from,
+  subject: m.subject,
+  content: m.content,
+  text: m.text,
+  createdAt: m.createdAt.toISOString(),
+});
+
+/**
+ * The sandbox providers' outbox (`/v1/sandbox/outbox`, beyond Novu): what "Novu Email" and
+ * "Novu SMS" delivered, newest first. Server API.
+ */
+export const sandboxRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const repo = ctx.services.deliveries;
+  const tags = ['Sandbox'];
+  const environmentOf = (request: FastifyRequest) => request.environment!.id;
+
+  r.get(
+    '/sandbox/outbox',
+    {
+      schema: {
+        tags,
+        summary: 'Email and SMS the sandbox providers delivered, newest first',
+        querystring: pageQuery.extend({ channel: z.enum(['email', 'sms']).optional() }),
+        response: {
+          200: z.object({
+            data: z.array(mailWire),
+            page: z.number().int(),
+            pageSize: z.number().int(),
+            hasMore: z.boolean(),
+          }),
+          ...serverErrors(),
+        },
+      },
+    },
+    async (request) => {
+      const { page, limit, channel } = request.query;
+      const { items, hasMore } = await repo.sandboxPage(environmentOf(request), {
+        channel,
+        page,
+        limit,
+      });
+      return { data: items.map(toMailWire), page, pageSize: limit, hasMore };
+    },
+  );
+
+  r.get(
+    '/sandbox/outbox/:mailId',
+    {
+      schema: {
+        tags,
+        summary: 'One email or SMS of the sandbox outbox',
+        params: z.object({ mailId: z.string() }),
+        response: { 200: z.object({ data: mailWire }), ...serverErrors(404) },
+      },
+    },
+    async (request) => {
+      const mail = await repo.sandboxMail(environmentOf(request), request.params.mailId);
+      if (!mail) throw notFound(`Sandbox message ${request.params.mailId} not found`);
+      return { data: toMailWire(mail) };
+    },
+  );
+};
+
+/**
+ * Providers' delivery webhooks, at Novu 0.24's path. No API key: the provider's signature,
+ * checked with the integration's credentials, is the authentication. The raw body is kept,
+ * since signatures are over the bytes sent.
+ */
+export const providerWebhookRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
+    done(null, body),
+  );
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post(
+    '/webhooks/organizations/:organizationId/environments/:environmentId/:type/:providerId',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: "A provider's delivery status webhook (signature checked)",
+        params: z.object({
+          organizationId: z.string().max(64),
+          environmentId: z.string().max(64),
+          type: z.enum(['email', 'sms', 'chat', 'push']),
+          providerId: z.string().max(100),
+        }),
+        response: {
+          200: z.object({ data: z.object({ received: z.number().int(), matched: z.number().int() }) }),
+          ...errors(400, 401, 404),
+        },
+      },
+    },
+    async (request) => {
+      const { organizationId, environmentId, type, providerId } = request.params;
+      const data = await ctx.services.webhooks.receive(
+        { organizationId, environmentId, channel: type, providerId },
+        {
+          url: `${request.protocol}://${request.host}${request.url}`,
+          headers: request.headers,
+          rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+        },
+      );
+      return { data };
+    },
+  );
+};

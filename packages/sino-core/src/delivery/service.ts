@@ -1,0 +1,259 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  DeliveryError,
+  redact,
+  type ChatMessage,
+  type EmailMessage,
+  type MessageOf,
+  type PushMessage,
+  type SmsMessage,
+} from '@sino/providers';
+import { EXECUTION_CODES, type Channel } from '@sino/shared';
+import type { DeliveryOutcome, DeliveryPort, RenderedStep } from '../engine/ports.js';
+import { subscriberView } from '../engine/engine.js';
+import type { Integration, IntegrationRepository } from '../modules/integrations/repository.js';
+import { openCredentials, type CredentialValues } from '../modules/integrations/credentials.js';
+import type { Subscriber } from '../modules/subscribers/repository.js';
+import type { SecretBox } from '../secret-box.js';
+import { attachmentsOf, plainTextOf, withPreheader } from './content.js';
+import type { ProviderDirectory } from './directory.js';
+import type { DeliveryRepository } from './repository.js';
+import { SANDBOX_SENDER, isSandboxProvider } from './sandbox.js';
+
+type DeliveryChannel = Exclude<Channel, 'in_app'>;
+
+/** The error code of a failed attempt, per channel (the wire contract's codes). */
+const ERROR_CODES: Record<DeliveryChannel, number> = {
+  email: EXECUTION_CODES.MAIL_PROVIDER_DELIVERY_ERROR,
+  sms: EXECUTION_CODES.SMS_ERROR,
+  chat: EXECUTION_CODES.CHAT_ERROR,
+  push: EXECUTION_CODES.PUSH_ERROR,
+};
+
+/** An integration the subscriber can be reached through, and where. */
+interface Route {
+  integration: Integration;
+  /** Chat: the webhook URL and channel; push: the device tokens. */
+  webhookUrl?: string | undefined;
+  chatChannel?: string | undefined;
+  deviceTokens?: string[] | undefined;
+}
+
+/**
+ * The delivery port of the engine: tries the channel's active integrations in order (primary
+ * first, then by priority), failing over to the next at once when one fails, unless the
+ * failure is the recipient's own (no integration can do better). Each try is an execution
+ * detail with the provider's answer; credentials never appear in one.
+ */
+export function createDeliveryService(deps: {
+  integrations: IntegrationRepository;
+  repo: DeliveryRepository;
+  directory: ProviderDirectory;
+  secrets: SecretBox;
+  log: FastifyBaseLogger;
+}): DeliveryPort {
+  /** The integrations that can reach this subscriber, or why none can. */
+  function routesOf(
+    channel: DeliveryChannel,
+    subscriber: Subscriber,
+    integrations: Integration[],
+  ): Route[] | { code: number; detail: string } {
+    if (channel === 'email')
+      return subscriber.email
+        ? integrations.map((integration) => ({ integration }))
+        : { code: EXECUTION_CODES.SUBSCRIBER_MISSING_EMAIL, detail: 'Subscriber has no email address' };
+    if (channel === 'sms')
+      return subscriber.phone
+        ? integrations.map((integration) => ({ integration }))
+        : { code: EXECUTION_CODES.SUBSCRIBER_MISSING_PHONE, detail: 'Subscriber has no phone number' };
+    // Chat and push reach the subscriber through what they registered for each provider.
+    const routes: Route[] = [];
+    for (const integration of integrations) {
+      const entry = subscriber.channels.find(
+        (c) =>
+          c.providerId === integration.providerId &&
+          (c._integrationId === undefined || c._integrationId === integration.id),
+      );
+      if (channel === 'chat' && entry?.credentials.webhookUrl)
+        routes.push({
+          integration,
+          webhookUrl: entry.credentials.webhookUrl,
+          chatChannel: entry.credentials.channel,
+        });
+      if (channel === 'push' && entry?.credentials.deviceTokens?.length)
+        routes.push({ integration, deviceTokens: entry.credentials.deviceTokens });
+    }
+    if (routes.length > 0) return routes;
+    return channel === 'chat'
+      ? {
+          code: EXECUTION_CODES.SUBSCRIBER_MISSING_CHAT_CHANNEL_ID,
+          detail: 'Subscriber has no chat webhook URL for any active chat integration',
+        }
+      : {
+          code: EXECUTION_CODES.SUBSCRIBER_MISSING_PUSH,
+          detail: 'Subscriber has no device token for any active push integration',
+        };
+  }
+
+  /** The provider-ready message of the channel for one route. */
+  function messageFor(
+    channel: DeliveryChannel,
+    route: Route,
+    credentials: CredentialValues,
+    input: { id: string; subscriber: Subscriber; rendered: RenderedStep; payload: Record<string, unknown> },
+    attachments: EmailMessage['attachments'],
+  ): MessageOf[DeliveryChannel] {
+    const { rendered, subscriber } = input;
+    const text = (key: string) =>
+      typeof credentials[key] === 'string' && credentials[key] !== '' ? (credentials[key] as string) : undefined;
+    switch (channel) {
+      case 'email': {
+        const sandbox = isSandboxProvider(route.integration.providerId);
+        const message: EmailMessage = {
+          id: input.id,
+          to: [subscriber.email!],
+          from: {
+            email: (sandbox ? undefined : text('from')) ?? SANDBOX_SENDER,
+            name: rendered.senderName ?? text('senderName'),
+          },
+          subject: rendered.subject ?? '',
+          preheader: rendered.preheader,
+          html: withPreheader(rendered.content, rendered.preheader),
+          text: plainTextOf(rendered.content),
+          attachments,
+        };
+        return message;
+      }
+      case 'sms':
+        return { id: input.id, to: subscriber.phone!, from: text('from'), content: rendered.content } satisfies SmsMessage;
+      case 'chat':
+        return {
+          id: input.id,
+          webhookUrl: route.webhookUrl!,
+          channel: route.chatChannel,
+          content: rendered.content,
+        } satisfies ChatMessage;
+      case 'push': {
+        const { attachments: _files, ...data } = input.payload;
+        return {
+          id: input.id,
+          target: route.deviceTokens!,
+          title: rendered.title ?? rendered.subject ?? '',
+          content: rendered.content,
+          data,
+          subscriber: subscriberView(subscriber),
+        } satisfies PushMessage;
+      }
+    }
+  }
+
+  /** Any failure as a delivery error: an adapter's own bug is permanent (retrying repeats it). */
+  function asDeliveryError(error: unknown, providerId: string): DeliveryError {
+    if (error instanceof DeliveryError) return error;
+    deps.log.error({ err: error, providerId }, 'provider adapter failed unexpectedly');
+    return new DeliveryError('permanent', 'The provider adapter failed unexpectedly');
+  }
+
+  return {
+    async deliver({ job, channel, subscriber, templateIdentifier, rendered, record, lastAttempt }) {
+      const integrations = await deps.integrations.activeOfChannel(job.environmentId, channel);
+      if (integrations.length === 0) return { kind: 'no-integration' };
+      const routes = routesOf(channel, subscriber, integrations);
+      if (!Array.isArray(routes)) return { kind: 'skipped', ...routes };
+
+      const message = await deps.repo.openMessage({
+        job,
+        channel,
+        templateIdentifier,
+        content: rendered.content,
+        subject: rendered.subject,
+      });
+      let attachments: EmailMessage['attachments'];
+      if (channel === 'email') {
+        const found = attachmentsOf(job.payload);
+        attachments = found.attachments;
+        if (found.problems.length > 0 && job.attempts === 0)
+          await record({
+            detail: `Attachments left out: ${found.problems.join('; ')}`,
+            status: 'Warning',
+            source: 'Internal',
+          });
+      }
+
+      const attempt = job.attempts + 1;
+      let retryable = false;
+      let retryAfterMs: number | undefined;
+      for (const [index, route] of routes.entries()) {
+        const { integration } = route;
+        const via = {
+          providerId: integration.providerId,
+          integrationIdentifier: integration.identifier,
+          attempt,
+        };
+        const credentials = openCredentials(deps.secrets, integration.credentialsCiphertext);
+        const adapter = deps.directory.adapterOf(integration, credentials);
+        let failure: DeliveryError;
+        if (!adapter) {
+          failure = new DeliveryError('permanent', `Sino has no adapter for ${integration.providerId}`);
+        } else {
+          try {
+            const payload = messageFor(
+              channel,
+              route,
+              credentials,
+              { id: message.id, subscriber, rendered, payload: job.payload },
+              attachments,
+            );
+            const sent = await adapter.send(payload as never);
+            await deps.repo.markSent(message.id, {
+              integrationId: integration.id,
+              providerId: integration.providerId,
+              providerMessageId: sent.id,
+            });
+            await record({
+              detail: `Message sent through ${integration.name} (${integration.providerId})`,
+              status: 'Success',
+              raw: { ...via, providerMessageId: sent.id ?? null, status: sent.status ?? null },
+            });
+            return { kind: 'sent' } satisfies DeliveryOutcome;
+          } catch (error) {
+            failure = asDeliveryError(error, integration.providerId);
+          }
+        }
+        const words = redact(failure.message, credentials);
+        await record({
+          code: ERROR_CODES[channel],
+          detail: `${integration.name} (${integration.providerId}) failed: ${words}`,
+          status: 'Failed',
+          source: failure.status === 401 || failure.status === 403 ? 'Credentials' : 'Internal',
+          raw: { ...via, kind: failure.kind, status: failure.status ?? null, error: words },
+        });
+        await deps.repo.noteFailure(message.id, {
+          integrationId: integration.id,
+          providerId: integration.providerId,
+          error: words,
+        });
+        // The recipient's own problem: no other provider can do better.
+        if (failure.kind === 'recipient') {
+          await deps.repo.failMessageOfJob(job.id);
+          return { kind: 'failed', retryable: false };
+        }
+        if (failure.kind === 'retryable') {
+          retryable = true;
+          if (failure.retryAfterMs !== undefined)
+            retryAfterMs = Math.max(retryAfterMs ?? 0, failure.retryAfterMs);
+        }
+        const next = routes[index + 1];
+        if (next)
+          await record({
+            detail: `Failing over to ${next.integration.name} (${next.integration.providerId})`,
+            status: 'Warning',
+            raw: { from: integration.providerId, to: next.integration.providerId, attempt },
+          });
+      }
+      // No attempt left, or none would help: the message has failed for good.
+      if (!retryable || lastAttempt) await deps.repo.failMessageOfJob(job.id);
+      return { kind: 'failed', retryable, retryAfterMs };
+    },
+  };
+}

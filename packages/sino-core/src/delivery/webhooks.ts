@@ -1,0 +1,55 @@
+import { WebhookRejected, type DeliveryEvent, type WebhookRequest } from '@sino/providers';
+import { notFound, unauthorized } from '../errors.js';
+import { openCredentials } from '../modules/integrations/credentials.js';
+import type { IntegrationRepository } from '../modules/integrations/repository.js';
+import type { SecretBox } from '../secret-box.js';
+import type { ProviderDirectory } from './directory.js';
+import type { DeliveryRepository } from './repository.js';
+
+/**
+ * Providers' delivery webhooks (Novu's `/v1/webhooks/organizations/:org/environments/:env/
+ * :type/:providerId`): the signature is checked with the credentials of the environment's
+ * active integration of that provider, then each event moves its message forward.
+ */
+export function createWebhookReceiver(deps: {
+  integrations: IntegrationRepository;
+  repo: DeliveryRepository;
+  directory: ProviderDirectory;
+  secrets: SecretBox;
+}) {
+  return {
+    async receive(
+      target: { organizationId: string; environmentId: string; channel: string; providerId: string },
+      request: WebhookRequest,
+    ): Promise<{ received: number; matched: number }> {
+      const candidates = (
+        await deps.integrations.activeOfProvider(target.environmentId, target.providerId)
+      ).filter((i) => i.organizationId === target.organizationId && i.channel === target.channel);
+      if (candidates.length === 0)
+        throw notFound(`No active ${target.providerId} ${target.channel} integration here`);
+      let events: DeliveryEvent[] | undefined;
+      for (const integration of candidates) {
+        const credentials = openCredentials(deps.secrets, integration.credentialsCiphertext);
+        const reader = deps.directory.webhookReader(integration, credentials);
+        if (!reader?.parseWebhook)
+          throw notFound(`Sino does not read ${target.providerId} delivery webhooks`);
+        try {
+          events = reader.parseWebhook(request);
+          break;
+        } catch (error) {
+          // Signed with another integration's secret, maybe: try the next one.
+          if (!(error instanceof WebhookRejected)) throw error;
+        }
+      }
+      if (!events) throw unauthorized('The webhook signature does not match');
+      let matched = 0;
+      for (const event of events) {
+        if (await deps.repo.applyDeliveryEvent(target.environmentId, target.providerId, event))
+          matched++;
+      }
+      return { received: events.length, matched };
+    },
+  };
+}
+
+export type WebhookReceiver = ReturnType<typeof createWebhookReceiver>;

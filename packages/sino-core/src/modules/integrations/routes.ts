@@ -1,0 +1,234 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { CHANNELS } from '@sino/shared';
+import { providerById } from '@sino/providers';
+import type { SinoContext } from '../../context.js';
+import type { Scope } from '../subscribers/service.js';
+import { serverErrors, text } from '../subscribers/schemas.js';
+import { maskCredentials } from './credentials.js';
+import type { Integration } from './repository.js';
+import type { IntegrationService } from './service.js';
+
+const identifier = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9_.:-]+$/, 'must contain only letters, digits, "-", "_", "." and ":"');
+
+/** Credential values as Novu's `ICredentialsDto`: texts, numbers, switches, JSON objects. */
+const credentials = z
+  .record(
+    z.string().max(100),
+    z.union([z.string().max(20_000), z.number(), z.boolean(), z.record(z.string(), z.unknown())]),
+  )
+  .optional();
+
+const channel = z.enum(CHANNELS, {
+  error: () => `channel must be one of the following values: ${CHANNELS.join(', ')}`,
+});
+
+/** Fields of create and update (Novu's `CreateIntegrationRequestDto`, `UpdateIntegrationRequestDto`). */
+const changes = {
+  name: text(200).pipe(z.string().trim().min(1)).optional(),
+  identifier: identifier.optional(),
+  active: z.boolean().optional(),
+  credentials,
+  check: z.boolean().optional(),
+  // Novu's step conditions on integrations (tenant routing) are accepted and not applied.
+  conditions: z.array(z.unknown()).optional(),
+  _environmentId: z.string().optional(),
+};
+
+/** Novu's `IntegrationResponseDto`, its credentials masked. */
+const integrationWire = z.object({
+  _id: z.string(),
+  _environmentId: z.string(),
+  _organizationId: z.string(),
+  name: z.string(),
+  identifier: z.string(),
+  providerId: z.string(),
+  channel: z.string(),
+  credentials: z.record(z.string(), z.unknown()),
+  active: z.boolean(),
+  deleted: z.boolean(),
+  deletedAt: z.string().nullable(),
+  deletedBy: z.string().nullable(),
+  primary: z.boolean(),
+  priority: z.number().int(),
+  conditions: z.array(z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+const activeWire = integrationWire.extend({ selected: z.boolean() });
+
+const idParams = z.object({ integrationId: z.string() });
+const scopeOf = (request: FastifyRequest): Scope => request.environment!;
+
+/** Integrations of the server API (`/v1/integrations`), as Novu 0.24 answers them. */
+export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const service: IntegrationService = ctx.services.integrations;
+  const tags = ['Integrations'];
+
+  const toWire = (i: Integration) => ({
+    _id: i.id,
+    _environmentId: i.environmentId,
+    _organizationId: i.organizationId,
+    name: i.name,
+    identifier: i.identifier,
+    providerId: i.providerId,
+    channel: i.channel,
+    credentials: maskCredentials(
+      providerById(i.channel, i.providerId),
+      service.credentialsOf(i),
+    ),
+    active: i.active,
+    deleted: i.deletedAt !== null,
+    deletedAt: i.deletedAt?.toISOString() ?? null,
+    deletedBy: null,
+    primary: i.primary,
+    priority: i.priority,
+    conditions: [],
+    createdAt: i.createdAt.toISOString(),
+    updatedAt: i.updatedAt.toISOString(),
+  });
+
+  r.get(
+    '/integrations',
+    {
+      schema: {
+        tags,
+        summary: "The environment's integrations, credentials masked",
+        response: { 200: z.object({ data: z.array(integrationWire) }), ...serverErrors() },
+      },
+    },
+    async (request) => ({ data: (await service.list(scopeOf(request))).map(toWire) }),
+  );
+
+  r.get(
+    '/integrations/active',
+    {
+      schema: {
+        tags,
+        summary: 'Active integrations; `selected` marks those deliveries try first',
+        response: { 200: z.object({ data: z.array(activeWire) }), ...serverErrors() },
+      },
+    },
+    async (request) => ({
+      data: (await service.active(scopeOf(request))).map((i) => ({
+        ...toWire(i),
+        selected: i.selected,
+      })),
+    }),
+  );
+
+  r.get(
+    '/integrations/in-app/status',
+    {
+      schema: {
+        tags,
+        summary: 'Whether the environment has an active in-app integration',
+        response: { 200: z.object({ data: z.boolean() }), ...serverErrors() },
+      },
+    },
+    async (request) => ({ data: await service.inAppActive(scopeOf(request)) }),
+  );
+
+  r.get(
+    '/integrations/webhook/provider/:providerId/status',
+    {
+      schema: {
+        tags,
+        summary: "Whether Sino reads the provider's delivery webhooks",
+        params: z.object({ providerId: z.string().max(100) }),
+        response: { 200: z.object({ data: z.boolean() }), ...serverErrors() },
+      },
+    },
+    async (request) => ({ data: service.readsWebhooks(request.params.providerId) }),
+  );
+
+  r.post(
+    '/integrations',
+    {
+      schema: {
+        tags,
+        summary:
+          'Creates an integration; every required credential of the provider must be given (400 names each missing one)',
+        body: z.object({ providerId: z.string().trim().min(1).max(100), channel, ...changes }),
+        response: { 201: z.object({ data: integrationWire }), ...serverErrors(409) },
+      },
+    },
+    async (request, reply) => {
+      const created = await service.create(scopeOf(request), request.body);
+      return reply.code(201).send({ data: toWire(created) });
+    },
+  );
+
+  r.put(
+    '/integrations/:integrationId',
+    {
+      schema: {
+        tags,
+        summary:
+          'Updates the given fields; credentials replace the stored ones (a masked value sent back keeps its secret)',
+        params: idParams,
+        body: z.object(changes),
+        response: { 200: z.object({ data: integrationWire }), ...serverErrors(404, 409) },
+      },
+    },
+    async (request) => ({
+      data: toWire(await service.update(scopeOf(request), request.params.integrationId, request.body)),
+    }),
+  );
+
+  r.post(
+    '/integrations/:integrationId/set-primary',
+    {
+      schema: {
+        tags,
+        summary: "Makes it its channel's primary: active and tried first",
+        params: idParams,
+        response: { 200: z.object({ data: integrationWire }), ...serverErrors(404) },
+      },
+    },
+    async (request) => ({
+      data: toWire(await service.setPrimary(scopeOf(request), request.params.integrationId)),
+    }),
+  );
+
+  r.post(
+    '/integrations/:integrationId/check',
+    {
+      schema: {
+        tags,
+        summary: 'Asks the provider whether the stored credentials work, sending nothing (beyond Novu)',
+        params: idParams,
+        response: {
+          200: z.object({ data: z.object({ ok: z.boolean(), message: z.string() }) }),
+          ...serverErrors(404),
+        },
+      },
+    },
+    async (request) => ({
+      data: await service.check(scopeOf(request), request.params.integrationId),
+    }),
+  );
+
+  r.delete(
+    '/integrations/:integrationId',
+    {
+      schema: {
+        tags,
+        summary: 'Deletes it; answers the integrations left',
+        params: idParams,
+        response: { 200: z.object({ data: z.array(integrationWire) }), ...serverErrors(404) },
+      },
+    },
+    async (request) => ({
+      data: (await service.remove(scopeOf(request), request.params.integrationId)).map(toWire),
+    }),
+  );
+};

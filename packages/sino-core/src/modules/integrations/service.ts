@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import type { Channel } from '@sino/shared';
+import { missingCredentials, providerById, type ProviderEntry } from '@sino/providers';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import type { SecretBox } from '../../secret-box.js';
+import type { Scope } from '../subscribers/service.js';
+import {
+  mergeMasked,
+  openCredentials,
+  sealCredentials,
+  type CredentialValues,
+} from './credentials.js';
+import type { Integration, IntegrationChanges, IntegrationRepository } from './repository.js';
+
+/** What the integrations need to know of the delivery side: credential checks and webhooks. */
+export interface ProviderChecks {
+  /** Asks the provider whether the credentials work; undefined when it offers no such call. */
+  check(
+    channel: Channel,
+    providerId: string,
+    credentials: CredentialValues,
+  ): Promise<{ ok: boolean; message: string } | undefined>;
+  /** Whether Sino reads the provider's delivery webhooks. */
+  readsWebhooks(channel: Channel, providerId: string): boolean;
+}
+
+/** The sandbox providers: they never count as a channel's "real" integration (Novu's rule). */
+export const SANDBOX_PROVIDERS = ['novu-email', 'novu-sms'] as const;
+
+/** Channels whose integrations have a primary and a failover order; in-app has neither. */
+const ORDERED: readonly Channel[] = ['email', 'sms', 'chat', 'push'];
+
+export interface IntegrationInput {
+  name?: string | undefined;
+  identifier?: string | undefined;
+  active?: boolean | undefined;
+  credentials?: CredentialValues | undefined;
+  /** Check the credentials with the provider before storing them. */
+  check?: boolean | undefined;
+}
+
+const slug = (name: string) =>
+  name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '') || 'integration';
+
+/**
+ * Integrations of the server API (`/v1/integrations`): which providers an environment delivers
+ * through, with their credentials sealed at rest (AES-256-GCM) and masked in every answer.
+ */
+export function createIntegrationService(deps: {
+  integrations: IntegrationRepository;
+  secrets: SecretBox;
+  providers: ProviderChecks;
+}) {
+  const repo = deps.integrations;
+
+  const entryOf = (channel: Channel, providerId: string): ProviderEntry => {
+    const entry = providerById(channel, providerId);
+    if (!entry) throw badRequest(`Unknown ${channel} provider: ${providerId}`);
+    return entry;
+  };
+
+  const missing = (id: string) => notFound(`Integration with id ${id} not found`);
+  const taken = (identifier: string) =>
+    conflict(`Integration with identifier ${identifier} already exists`);
+
+  /** 400 naming every missing or mistyped credential; then the provider's own check if asked. */
+  async function vet(entry: ProviderEntry, credentials: CredentialValues, check: boolean) {
+    const problems = missingCredentials(entry, credentials);
+    if (problems.length > 0)
+      throw badRequest(`Invalid credentials for ${entry.displayName}: ${problems.join('; ')}`);
+    if (!check) return;
+    const result = await deps.providers.check(entry.channel, entry.id, credentials);
+    if (result && !result.ok)
+      throw badRequest(`${entry.displayName} refused the credentials: ${result.message}`);
+  }
+
+  const load = async (scope: Scope, id: string) => {
+    const found = await repo.byId(scope.id, id);
+    if (!found) throw missing(id);
+    return found;
+  };
+
+  return {
+    list: (scope: Scope) => repo.list(scope.id),
+
+    /** Active integrations; `selected` marks those deliveries use first (Novu's answer). */
+    async active(scope: Scope): Promise<(Integration & { selected: boolean })[]> {
+      const all = (await repo.list(scope.id)).filter((i) => i.active);
+      const firsts = new Set<string>();
+      return all.map((i) => {
+        // Email and SMS deliver through one integration at a time (the first in order); the
+        // other channels through each that the subscriber has credentials for.
+        const single = i.channel === 'email' || i.channel === 'sms';
+        const selected = !single || !firsts.has(i.channel);
+        firsts.add(i.channel);
+        return { ...i, selected };
+      });
+    },
+
+    async create(
+      scope: Scope,
+      input: IntegrationInput & { providerId: string; channel: Channel },
+    ): Promise<Integration> {
+      const entry = entryOf(input.channel, input.providerId);
+      const credentials = input.credentials ?? {};
+      await vet(entry, credentials, input.check ?? false);
+      const name = input.name ?? entry.displayName;
+      const identifier = input.identifier ?? `${slug(name)}-${randomBytes(3).toString('hex')}`;
+      const active = input.active ?? false;
+      const ordered = ORDERED.includes(input.channel);
+      // Novu's rule: an active email or SMS integration with no other active one becomes primary.
+      const primary =
+        active &&
+        (input.channel === 'email' || input.channel === 'sms') &&
+        !SANDBOX_PROVIDERS.includes(input.providerId as never) &&
+        (await repo.countOtherActive(scope.id, input.channel, undefined, SANDBOX_PROVIDERS)) === 0;
+      const created = await repo.create({
+        environmentId: scope.id,
+        organizationId: scope.organizationId,
+        providerId: input.providerId,
+        channel: input.channel,
+        name,
+        identifier,
+        active,
+        primary,
+        priority: ordered ? (await repo.topPriority(scope.id, input.channel)) + 1 : 0,
+        hmac: input.channel === 'in_app' && isOn(credentials['hmac']),
+        credentialsCiphertext: sealCredentials(deps.secrets, credentials),
+      });
+      if (created === 'taken') throw taken(identifier);
+      return created;
+    },
+
+    async update(scope: Scope, id: string, input: IntegrationInput): Promise<Integration> {
+      const current = await load(scope, id);
+      const entry = entryOf(current.channel, current.providerId);
+      const changes: IntegrationChanges = {};
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.identifier !== undefined) changes.identifier = input.identifier;
+      if (input.credentials !== undefined) {
+        const stored = openCredentials(deps.secrets, current.credentialsCiphertext);
+        const credentials = mergeMasked(input.credentials, stored);
+        await vet(entry, credentials, input.check ?? false);
+        changes.credentialsCiphertext = sealCredentials(deps.secrets, credentials);
+        if (current.channel === 'in_app') changes.hmac = isOn(credentials['hmac']);
+      }
+      if (input.active !== undefined && input.active !== current.active) {
+        changes.active = input.active;
+        if (!input.active) changes.primary = false;
+        else if (
+          (current.channel === 'email' || current.channel === 'sms') &&
+          !SANDBOX_PROVIDERS.includes(current.providerId as never) &&
+          (await repo.countOtherActive(scope.id, current.channel, id, SANDBOX_PROVIDERS)) === 0
+        )
+          changes.primary = true;
+      }
+      const updated = await repo.update(scope.id, id, changes);
+      if (updated === 'taken') throw taken(input.identifier!);
+      if (!updated) throw missing(id);
+      return updated;
+    },
+
+    /** Makes it the channel's primary (and active, first in order); the former primary stays active. */
+    async setPrimary(scope: Scope, id: string): Promise<Integration> {
+      const current = await load(scope, id);
+      if (!ORDERED.includes(current.channel))
+        throw badRequest(`The ${current.channel} channel has no primary integration`);
+      if (current.primary && current.active) return current;
+      const updated = await repo.update(scope.id, id, {
+        primary: true,
+        active: true,
+        priority: (await repo.topPriority(scope.id, current.channel, id)) + 1,
+      });
+      if (!updated || updated === 'taken') throw missing(id);
+      return updated;
+    },
+
+    /** Deletes it; answers the integrations left, as Novu 0.24 does. */
+    async remove(scope: Scope, id: string): Promise<Integration[]> {
+      if (!(await repo.remove(scope.id, id))) throw missing(id);
+      return repo.list(scope.id);
+    },
+
+    /** Checks the stored credentials with the provider, sending nothing. */
+    async check(scope: Scope, id: string): Promise<{ ok: boolean; message: string }> {
+      const current = await load(scope, id);
+      const credentials = openCredentials(deps.secrets, current.credentialsCiphertext);
+      const result = await deps.providers.check(current.channel, current.providerId, credentials);
+      return result ?? { ok: true, message: `${current.providerId} offers no credential check` };
+    },
+
+    async inAppActive(scope: Scope): Promise<boolean> {
+      return (await repo.activeOfChannel(scope.id, 'in_app')).length > 0;
+    },
+
+    readsWebhooks: (providerId: string) =>
+      (['email', 'sms', 'chat', 'push'] as const).some((c) =>
+        deps.providers.readsWebhooks(c, providerId),
+      ),
+
+    /** The stored credentials, decrypted: for the delivery side only, never for an answer. */
+    credentialsOf: (integration: Integration) =>
+      openCredentials(deps.secrets, integration.credentialsCiphertext),
+  };
+}
+
+const isOn = (value: unknown) => value === true || value === 'true';
+
+export type IntegrationService = ReturnType<typeof createIntegrationService>;

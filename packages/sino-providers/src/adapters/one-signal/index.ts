@@ -1,0 +1,83 @@
+import { required } from '../credentials.js';
+import { call, failureOf, urlOf, type HttpAnswer } from '../http.js';
+import { defineAdapter } from '../types.js';
+import { noTarget } from '../every-target.js';
+
+/**
+ * OneSignal's Create message API for push
+ * (https://documentation.onesignal.com/reference/push-notification): one
+ * `POST /notifications?c=push` to all the subscriber's subscription ids (Novu's player ids),
+ * authorized by the app's API key as `Key <key>`. OneSignal answers 200 even when nobody was
+ * reachable: then the notification id is empty and `errors` says why.
+ */
+export const oneSignal = defineAdapter({
+  providerId: 'one-signal',
+  channel: 'push',
+  create(context) {
+    const { credentials } = context;
+    const headers = () => ({ authorization: `Key ${required(credentials, 'apiKey')}` });
+    const base = 'https://api.onesignal.com';
+    return {
+      async send(message) {
+        if (message.target.length === 0) throw noTarget();
+        const answer = await call(context, {
+          method: 'POST',
+          url: urlOf(context, base, '/notifications?c=push'),
+          headers: headers(),
+          json: {
+            app_id: required(credentials, 'applicationId'),
+            target_channel: 'push',
+            include_subscription_ids: message.target,
+            headings: { en: message.title },
+            contents: { en: message.content },
+            ...(Object.keys(message.data).length > 0 && { data: message.data }),
+            // As Novu sends: each notification adds one to the app icon's badge on iOS.
+            ios_badgeType: 'Increase',
+            ios_badgeCount: 1,
+            // OneSignal drops a repeated request with the same key (a UUID) for 30 days.
+            ...(UUID.test(message.id) && { idempotency_key: message.id }),
+          },
+        });
+        const json = answer.json<{ id?: string; errors?: unknown }>();
+        if (answer.status >= 200 && answer.status < 300 && json?.id)
+          return { id: json.id, status: answer.status };
+        // A 2xx without an id created nothing: permanent, unless nobody could be reached.
+        throw failureOf(context, answer, {
+          ...(nobodyReached(answer, json?.errors) && { kind: 'recipient' as const }),
+        });
+      },
+      async check() {
+        // Lists one notification of the app: proves the app id and key, sends nothing.
+        const appId = encodeURIComponent(required(credentials, 'applicationId'));
+        const answer = await call(context, {
+          method: 'GET',
+          url: urlOf(context, base, `/notifications?app_id=${appId}&limit=1`),
+          headers: headers(),
+        });
+        if (answer.status === 200) return { ok: true, message: 'The app id and API key work' };
+        return { ok: false, message: failureOf(context, answer).message };
+      },
+    };
+  },
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether OneSignal says none of the subscription ids can receive it: "All included players
+ * are not subscribed", or (with a 2xx and no notification id) a list of invalid ids.
+ */
+function nobodyReached(answer: HttpAnswer, errors: unknown): boolean {
+  if (Array.isArray(errors))
+    return errors.some((e) => typeof e === 'string' && /not subscribed/i.test(e));
+  if (errors !== null && typeof errors === 'object') {
+    const invalid = errors as Record<string, unknown>;
+    return (
+      answer.status < 300 &&
+      ['invalid_player_ids', 'invalid_subscription_ids', 'invalid_aliases'].some(
+        (key) => invalid[key] !== undefined,
+      )
+    );
+  }
+  return false;
+}

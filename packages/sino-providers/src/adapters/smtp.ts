@@ -1,0 +1,168 @@
+import { rootCertificates, type ConnectionOptions } from 'node:tls';
+import nodemailer, {
+  type DKIMOptions,
+  type NodemailerError,
+  type SMTPPoolOptions,
+  type SMTPPoolSentMessageInfo,
+  type Transporter,
+} from 'nodemailer';
+import { badCredentials, DeliveryError } from './errors.js';
+import { redact } from './http.js';
+import type { AdapterContext, Credentials, ProviderAdapter } from './types.js';
+import { mailOf } from './mail.js';
+
+/** Where and how an SMTP adapter connects, from its credentials. */
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  /** TLS from the first byte (port 465); otherwise STARTTLS when offered. */
+  secure: boolean;
+  requireTls: boolean;
+  ignoreTls: boolean;
+  auth?: { user: string; pass: string } | undefined;
+  tls?: ConnectionOptions | undefined;
+  dkim?: Pick<DKIMOptions, 'domainName' | 'keySelector' | 'privateKey'> | undefined;
+}
+
+/**
+ * An email adapter speaking SMTP through a nodemailer pooled transport, opened at the first
+ * call and kept for the adapter's life: connections are reused across messages, closed by the
+ * pool after a while idle, and all of them by `close()`. `settings` is read when the pool
+ * opens, so a missing credential fails that call (permanent) rather than the adapter's creation.
+ */
+export function smtpAdapter(
+  context: AdapterContext,
+  settings: () => SmtpSettings,
+): ProviderAdapter<'email'> {
+  let pool: Transporter<SMTPPoolSentMessageInfo> | undefined;
+  const transport = () => (pool ??= poolOf(context, settings()));
+  return {
+    async send(message) {
+      let info: SMTPPoolSentMessageInfo;
+      try {
+        info = await transport().sendMail(mailOf(message));
+      } catch (error) {
+        throw smtpFailure(error, context.credentials);
+      }
+      return { id: info.messageId, status: replyCode(info.response) };
+    },
+    async check() {
+      try {
+        const s = settings();
+        await transport().verify();
+        return {
+          ok: true,
+          message: s.auth
+            ? 'The SMTP server accepted the connection and the login'
+            : 'The SMTP server accepted the connection',
+        };
+      } catch (error) {
+        return { ok: false, message: smtpFailure(error, context.credentials).message };
+      }
+    },
+    async close() {
+      pool?.close();
+      pool = undefined;
+    },
+  };
+}
+
+/** `context.baseUrl` (`smtp://host:port`) overrides the configured host and port. */
+export function endpointOf(context: AdapterContext, host: string, port: number) {
+  if (!context.baseUrl) return { host, port };
+  const url = new URL(context.baseUrl);
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port ? Number(url.port) : port,
+  };
+}
+
+/** Node TLS options given as a JSON object or as its text; undefined when absent. */
+export function tlsOptionsOf(credentials: Credentials, key: string): ConnectionOptions | undefined {
+  let value = credentials[key];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      throw badCredentials('The TLS options are not valid JSON');
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badCredentials('The TLS options must be a JSON object');
+  return value as ConnectionOptions;
+}
+
+function poolOf(context: AdapterContext, settings: SmtpSettings) {
+  const options: SMTPPoolOptions & { pool: true } = {
+    pool: true,
+    maxConnections: 5,
+    idleTimeout: 30_000,
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure,
+    requireTLS: settings.requireTls,
+    ignoreTLS: settings.ignoreTls,
+    auth: settings.auth,
+    tls: tlsOf(settings.tls, context.tlsCa),
+    ...(settings.dkim && { dkim: settings.dkim }),
+    connectionTimeout: context.timeoutMs,
+    greetingTimeout: context.timeoutMs,
+    socketTimeout: context.timeoutMs,
+    logger: false,
+  };
+  return nodemailer.createTransport(options);
+}
+
+/** The system's CAs plus the context's (a private relay's, a test peer's). */
+function tlsOf(
+  tls: ConnectionOptions | undefined,
+  extraCa: string | undefined,
+): ConnectionOptions | undefined {
+  if (!extraCa) return tls;
+  const own = tls?.ca === undefined ? [] : Array.isArray(tls.ca) ? tls.ca : [tls.ca];
+  return { ...tls, ca: [...rootCertificates, ...own, extraCa] };
+}
+
+const replyCode = (response: string | undefined) => {
+  const code = Number(/^\d{3}/.exec(response ?? '')?.[0]);
+  return Number.isNaN(code) ? undefined : code;
+};
+
+/** Reply codes of a RCPT TO that say the mailbox itself is wrong: unavailable, moved, invalid. */
+const MAILBOX_CODES = new Set([550, 551, 553]);
+/** nodemailer's codes for a connection that failed or ended: another attempt may do better. */
+const NETWORK_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'EPROXY', 'EABORT']);
+/** Node's codes for a TLS peer refused (certificate, name, protocol): a setup to fix. */
+const TLS_REFUSALS = /CERT|SELF_SIGNED|LEAF_SIGNATURE|HOSTNAME_MISMATCH|^ERR_TLS_|^ERR_SSL_/;
+
+/**
+ * A nodemailer failure as a `DeliveryError`: the SMTP reply decides when there is one (4xx
+ * retryable, 5xx permanent, 550/551/553 to every recipient the recipient's own), otherwise
+ * nodemailer's code (a connection failure is retryable; a refused login, TLS upgrade or
+ * certificate is permanent).
+ */
+export function smtpFailure(error: unknown, credentials: Credentials): DeliveryError {
+  if (error instanceof DeliveryError) return error;
+  const e = (error ?? {}) as NodemailerError;
+  const words = redact(String(e.message || error), credentials).slice(0, 500);
+  const status = e.responseCode;
+  const options = { status, cause: error };
+  if (status !== undefined) {
+    if (e.command === 'RCPT TO') {
+      const refusals = e.rejectedErrors?.length ? e.rejectedErrors : [e];
+      if (refusals.every((r) => MAILBOX_CODES.has(r.responseCode ?? 0)))
+        return new DeliveryError('recipient', words, options);
+    }
+    // 503 (bad sequence of commands) is a session's state, not a refusal of the message.
+    const permanent = status >= 500 && status < 600 && status !== 503;
+    return new DeliveryError(permanent ? 'permanent' : 'retryable', words, options);
+  }
+  // nodemailer checks address syntax before it talks to the server.
+  if (e.code === 'EENVELOPE' && /^Invalid recipient/.test(e.message))
+    return new DeliveryError('recipient', words, options);
+  if (e.code === 'ETLS' || TLS_REFUSALS.test(e.originalCode ?? ''))
+    return new DeliveryError('permanent', words, options);
+  if (NETWORK_CODES.has(e.code ?? '')) return new DeliveryError('retryable', words, options);
+  return new DeliveryError('permanent', words, options);
+}
