@@ -297,3 +297,75 @@ describe('@novu/node 0.24.2 events against Sino', () => {
     );
   });
 });
+
+describe('integrations (@novu/node)', () => {
+  const key = 'SG.node-integration-key-7890';
+  const credentials = { apiKey: key, from: 'node@locadora.example', senderName: 'Locadora' };
+  let id: string;
+
+  it('create: an active SendGrid becomes the email primary; credentials come back masked', async () => {
+    const r = await novu.integrations.create('sendgrid', {
+      channel: 'email' as never,
+      name: 'SendGrid via node',
+      identifier: 'node-sendgrid',
+      credentials,
+      active: true,
+      check: false,
+    });
+    expect(r.status).toBe(201);
+    const created = r.data.data;
+    id = created._id;
+    expect(created).toMatchObject({
+      providerId: 'sendgrid',
+      channel: 'email',
+      identifier: 'node-sendgrid',
+      active: true,
+      primary: true,
+      credentials: { apiKey: '••••••••7890', from: 'node@locadora.example' },
+    });
+  });
+
+  it('create refuses missing credentials with a 400 naming them', async () => {
+    const error = await refusal(
+      novu.integrations.create('mailjet', { channel: 'email' as never, credentials: {} }),
+    );
+    expect(error).toMatchObject({ status: 400 });
+    expect(error.body!.message).toBe(
+      'Invalid credentials for Mailjet: apiKey is required; secretKey is required; from is required; senderName is required',
+    );
+  });
+
+  it('getAll and getActive list it, with the sandbox it stepped in front of', async () => {
+    const all = (await novu.integrations.getAll()).data.data as Record<string, unknown>[];
+    expect(all.map((i) => i['identifier'])).toEqual(expect.arrayContaining(['node-sendgrid']));
+    const active = (await novu.integrations.getActive()).data.data as Record<string, unknown>[];
+    const email = active.filter((i) => i['channel'] === 'email');
+    expect(email.map((i) => [i['providerId'], i['selected']])).toEqual([
+      ['sendgrid', true],
+      ['novu-email', false],
+    ]);
+    expect((await novu.integrations.getInAppStatus()).data).toEqual({ data: true });
+  });
+
+  it('update renames it and deactivates it; setIntegrationAsPrimary brings it back first', async () => {
+    const updated = await novu.integrations.update(id, { name: 'SendGrid (old)', active: false });
+    expect(updated.data.data).toMatchObject({
+      name: 'SendGrid (old)',
+      active: false,
+      primary: false,
+    });
+    const primary = await novu.integrations.setIntegrationAsPrimary(id);
+    expect(primary.data.data).toMatchObject({ active: true, primary: true });
+  });
+
+  it('delete removes it and answers the integrations left', async () => {
+    const r = await novu.integrations.delete(id);
+    expect(r.status).toBe(200);
+    expect((r.data.data as { _id: string }[]).map((i) => i._id)).not.toContain(id);
+    expect(await refusal(novu.integrations.delete(id))).toMatchObject({ status: 404 });
+  });
+
+  it('never logged the key', () => {
+    expect(t.logs.join('\n')).not.toContain(key);
+  });
+});

@@ -156,8 +156,12 @@ export function createDeliveryService(deps: {
 
   return {
     async deliver({ job, channel, subscriber, templateIdentifier, rendered, record, lastAttempt }) {
-      const integrations = await deps.integrations.activeOfChannel(job.environmentId, channel);
-      if (integrations.length === 0) return { kind: 'no-integration' };
+      const active = await deps.integrations.activeOfChannel(job.environmentId, channel);
+      if (active.length === 0) return { kind: 'no-integration' };
+      // The sandbox delivers only where no real provider is active: as a failover target it
+      // would "send" a message nobody receives and call it sent.
+      const real = active.filter((i) => !isSandboxProvider(i.providerId));
+      const integrations = real.length > 0 ? real : active;
       const routes = routesOf(channel, subscriber, integrations);
       if (!Array.isArray(routes)) return { kind: 'skipped', ...routes };
 

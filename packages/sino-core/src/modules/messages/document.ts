@@ -1,5 +1,5 @@
 import type { ActorType, Channel } from '@sino/shared';
-import type { MessageCta } from '../../db/schema.js';
+import type { DeliveryStatus, MessageCta } from '../../db/schema.js';
 import type { Subscriber } from '../subscribers/repository.js';
 import type { MessageRow } from './repository.js';
 
@@ -40,6 +40,12 @@ export interface MessageDocument {
   /** Sino's additions, present only when set (a Novu client never sees them otherwise). */
   archivedAt?: string;
   snoozedUntil?: string;
+  /** Email, SMS, chat and push: the subject, the provider, where the delivery stands. */
+  subject?: string;
+  providerId?: string;
+  deliveryStatus?: DeliveryStatus;
+  /** The last delivery failure's words (Novu's `errorText`). */
+  errorText?: string;
 }
 
 export const messageSubscriber = (s: Subscriber): MessageSubscriber => ({
@@ -87,5 +93,9 @@ export function toMessageDocument(
     ...(extras.subscriber && { subscriber: extras.subscriber }),
     ...(row.archivedAt && { archivedAt: row.archivedAt.toISOString() }),
     ...(row.snoozedUntil && { snoozedUntil: row.snoozedUntil.toISOString() }),
+    ...(row.subject !== null && { subject: row.subject }),
+    ...(row.providerId && { providerId: row.providerId }),
+    ...(row.deliveryStatus && { deliveryStatus: row.deliveryStatus }),
+    ...(row.deliveryError && { errorText: row.deliveryError }),
   };
 }

@@ -1,3 +1,4 @@
+import { DELIVERY_STATUSES } from '../../db/schema.js';
 import { z } from 'zod';
 import { ACTOR_TYPES, CHANNELS } from '@sino/shared';
 
@@ -47,6 +48,10 @@ export const messageDocument = z.object({
       })
       .optional(),
   }),
+  subject: z.string().optional(),
+  providerId: z.string().optional(),
+  deliveryStatus: z.enum(DELIVERY_STATUSES).optional(),
+  errorText: z.string().optional(),
   payload: z.record(z.string(), z.unknown()),
   transactionId: z.string(),
   actor: z.object({ type: z.enum(ACTOR_TYPES), data: z.string().nullable() }).optional(),
