@@ -610,7 +610,11 @@ export const sandboxOutbox = sino.table(
     createdAt: createdAt(),
   },
   (t) => [
-    index('sandbox_outbox_environment_created').on(t.environmentId, t.createdAt.desc(), t.id.desc()),
+    index('sandbox_outbox_environment_created').on(
+      t.environmentId,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
     // A message delivered again (at-least-once) lands once.
     uniqueIndex('sandbox_outbox_message').on(t.messageId),
   ],

@@ -22,8 +22,7 @@ export function plainTextOf(html: string): string {
   });
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** At most this many bytes of attachments per email, decoded (providers refuse more). */
 const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
@@ -50,7 +49,9 @@ export function attachmentsOf(payload: Record<string, unknown>): {
     const content = Buffer.from(file, 'base64');
     total += content.length;
     if (total > MAX_ATTACHMENT_BYTES) {
-      problems.push(`attachment ${index + 1} (${name}) goes over ${MAX_ATTACHMENT_BYTES} bytes in all`);
+      problems.push(
+        `attachment ${index + 1} (${name}) goes over ${MAX_ATTACHMENT_BYTES} bytes in all`,
+      );
       return;
     }
     attachments.push({

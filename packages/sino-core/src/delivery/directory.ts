@@ -83,7 +83,8 @@ export function createProviderDirectory(deps: {
     /** The integrations API's side of it: credential checks and webhook support. */
     checks: {
       async check(channel, providerId, credentials) {
-        if (isSandboxProvider(providerId)) return { ok: true, message: 'The sandbox needs no credentials' };
+        if (isSandboxProvider(providerId))
+          return { ok: true, message: 'The sandbox needs no credentials' };
         if (channel === 'in_app') return undefined;
         const adapter = adapterDefinition(channel, providerId)?.create(
           contextOf(providerId, credentials),

@@ -114,7 +114,9 @@ export const providerWebhookRoutes: FastifyPluginAsync<SinoContext> = async (app
           providerId: z.string().max(100),
         }),
         response: {
-          200: z.object({ data: z.object({ received: z.number().int(), matched: z.number().int() }) }),
+          200: z.object({
+            data: z.object({ received: z.number().int(), matched: z.number().int() }),
+          }),
           ...errors(400, 401, 404),
         },
       },

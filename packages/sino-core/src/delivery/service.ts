@@ -61,11 +61,17 @@ export function createDeliveryService(deps: {
     if (channel === 'email')
       return subscriber.email
         ? integrations.map((integration) => ({ integration }))
-        : { code: EXECUTION_CODES.SUBSCRIBER_MISSING_EMAIL, detail: 'Subscriber has no email address' };
+        : {
+            code: EXECUTION_CODES.SUBSCRIBER_MISSING_EMAIL,
+            detail: 'Subscriber has no email address',
+          };
     if (channel === 'sms')
       return subscriber.phone
         ? integrations.map((integration) => ({ integration }))
-        : { code: EXECUTION_CODES.SUBSCRIBER_MISSING_PHONE, detail: 'Subscriber has no phone number' };
+        : {
+            code: EXECUTION_CODES.SUBSCRIBER_MISSING_PHONE,
+            detail: 'Subscriber has no phone number',
+          };
     // Chat and push reach the subscriber through what they registered for each provider.
     const routes: Route[] = [];
     for (const integration of integrations) {
@@ -100,12 +106,19 @@ export function createDeliveryService(deps: {
     channel: DeliveryChannel,
     route: Route,
     credentials: CredentialValues,
-    input: { id: string; subscriber: Subscriber; rendered: RenderedStep; payload: Record<string, unknown> },
+    input: {
+      id: string;
+      subscriber: Subscriber;
+      rendered: RenderedStep;
+      payload: Record<string, unknown>;
+    },
     attachments: EmailMessage['attachments'],
   ): MessageOf[DeliveryChannel] {
     const { rendered, subscriber } = input;
     const text = (key: string) =>
-      typeof credentials[key] === 'string' && credentials[key] !== '' ? (credentials[key] as string) : undefined;
+      typeof credentials[key] === 'string' && credentials[key] !== ''
+        ? (credentials[key] as string)
+        : undefined;
     switch (channel) {
       case 'email': {
         const sandbox = isSandboxProvider(route.integration.providerId);
@@ -125,7 +138,12 @@ export function createDeliveryService(deps: {
         return message;
       }
       case 'sms':
-        return { id: input.id, to: subscriber.phone!, from: text('from'), content: rendered.content } satisfies SmsMessage;
+        return {
+          id: input.id,
+          to: subscriber.phone!,
+          from: text('from'),
+          content: rendered.content,
+        } satisfies SmsMessage;
       case 'chat':
         return {
           id: input.id,
@@ -198,7 +216,10 @@ export function createDeliveryService(deps: {
         const adapter = deps.directory.adapterOf(integration, credentials);
         let failure: DeliveryError;
         if (!adapter) {
-          failure = new DeliveryError('permanent', `Sino has no adapter for ${integration.providerId}`);
+          failure = new DeliveryError(
+            'permanent',
+            `Sino has no adapter for ${integration.providerId}`,
+          );
         } else {
           try {
             const payload = messageFor(

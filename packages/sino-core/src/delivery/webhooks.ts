@@ -19,7 +19,12 @@ export function createWebhookReceiver(deps: {
 }) {
   return {
     async receive(
-      target: { organizationId: string; environmentId: string; channel: string; providerId: string },
+      target: {
+        organizationId: string;
+        environmentId: string;
+        channel: string;
+        providerId: string;
+      },
       request: WebhookRequest,
     ): Promise<{ received: number; matched: number }> {
       const candidates = (

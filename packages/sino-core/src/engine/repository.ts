@@ -259,7 +259,9 @@ export function createEngineRepository(db: Database) {
       id: string,
       from: JobStatus[],
       status: JobStatus,
-      fields: Partial<Pick<Job, 'runAt' | 'queueJobId' | 'error' | 'digest' | 'payload' | 'attempts'>> = {},
+      fields: Partial<
+        Pick<Job, 'runAt' | 'queueJobId' | 'error' | 'digest' | 'payload' | 'attempts'>
+      > = {},
     ): Promise<Job | undefined> {
       if (Object.keys(fields).length === 0) {
         const [j] = await statement('transition').execute({ id, from, status });

@@ -38,7 +38,8 @@ export function mergeMasked(given: CredentialValues, stored: CredentialValues): 
   const out: CredentialValues = {};
   for (const [key, value] of Object.entries(given)) {
     const kept = stored[key];
-    out[key] = kept !== undefined && typeof value === 'string' && value === maskValue(kept) ? kept : value;
+    out[key] =
+      kept !== undefined && typeof value === 'string' && value === maskValue(kept) ? kept : value;
   }
   return out;
 }

@@ -17,7 +17,11 @@ export type IntegrationChanges = Partial<
  * The order an environment's integrations of a channel are tried in: the primary first, then
  * by priority (higher first), then the oldest.
  */
-const deliveryOrder = [desc(integrations.primary), desc(integrations.priority), asc(integrations.createdAt)];
+const deliveryOrder = [
+  desc(integrations.primary),
+  desc(integrations.priority),
+  asc(integrations.createdAt),
+];
 
 export function createIntegrationRepository(db: Database) {
   const live = (environmentId: string) =>
@@ -38,7 +42,11 @@ export function createIntegrationRepository(db: Database) {
         .select()
         .from(integrations)
         .where(
-          and(live(environmentId), eq(integrations.channel, channel), eq(integrations.active, true)),
+          and(
+            live(environmentId),
+            eq(integrations.channel, channel),
+            eq(integrations.active, true),
+          ),
         )
         .orderBy(...deliveryOrder),
 
@@ -91,7 +99,11 @@ export function createIntegrationRepository(db: Database) {
         .select({ id: integrations.id, providerId: integrations.providerId })
         .from(integrations)
         .where(
-          and(live(environmentId), eq(integrations.channel, channel), eq(integrations.active, true)),
+          and(
+            live(environmentId),
+            eq(integrations.channel, channel),
+            eq(integrations.active, true),
+          ),
         );
       return rows.filter((r) => r.id !== except && !sandboxIds.includes(r.providerId)).length;
     },

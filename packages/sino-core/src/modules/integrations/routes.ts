@@ -81,10 +81,7 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
     identifier: i.identifier,
     providerId: i.providerId,
     channel: i.channel,
-    credentials: maskCredentials(
-      providerById(i.channel, i.providerId),
-      service.credentialsOf(i),
-    ),
+    credentials: maskCredentials(providerById(i.channel, i.providerId), service.credentialsOf(i)),
     active: i.active,
     deleted: i.deletedAt !== null,
     deletedAt: i.deletedAt?.toISOString() ?? null,
@@ -180,7 +177,9 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
       },
     },
     async (request) => ({
-      data: toWire(await service.update(scopeOf(request), request.params.integrationId, request.body)),
+      data: toWire(
+        await service.update(scopeOf(request), request.params.integrationId, request.body),
+      ),
     }),
   );
 
@@ -204,7 +203,8 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
     {
       schema: {
         tags,
-        summary: 'Asks the provider whether the stored credentials work, sending nothing (beyond Novu)',
+        summary:
+          'Asks the provider whether the stored credentials work, sending nothing (beyond Novu)',
         params: idParams,
         response: {
           200: z.object({ data: z.object({ ok: z.boolean(), message: z.string() }) }),
