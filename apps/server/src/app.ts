@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -153,6 +154,14 @@ export async function construirApp(
     rateLimit: {
       triggerPerSecond: config.SINO_RATE_LIMIT_TRIGGERS,
       generalPerSecond: config.SINO_RATE_LIMIT_GENERAL,
+    },
+    delivery: {
+      timeoutMs: config.SINO_DELIVERY_TIMEOUT_MS,
+      retryDelaysMs: config.SINO_DELIVERY_RETRY_SECONDS,
+      baseUrls: config.SINO_PROVIDER_BASE_URLS,
+      tlsCa: config.SINO_PROVIDER_CA_FILE
+        ? readFileSync(config.SINO_PROVIDER_CA_FILE, 'utf8')
+        : undefined,
     },
   });
   const credenciais = await app.sino.identity.bootstrapDevelopment(config.SINO_ORGANIZATION_NAME, {

@@ -45,6 +45,36 @@ export const esquemaDeConfiguracao = z.object({
   SINO_RATE_LIMIT_GENERAL: inteiro(300, 1, 1_000_000),
   /** Workflow steps a worker process runs at once (roles `all` and `worker`). */
   SINO_WORKER_CONCURRENCY: inteiro(24, 1, 1_000),
+  /** Milliseconds before an unanswered provider request is abandoned (and retried). */
+  SINO_DELIVERY_TIMEOUT_MS: inteiro(15_000, 100, 600_000),
+  /** Seconds before each retry of a failed delivery, comma-separated; Sino's schedule when unset. */
+  SINO_DELIVERY_RETRY_SECONDS: z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, {
+      error: 'must be seconds separated by commas, e.g. 15,30,60',
+    })
+    .transform((v) => v.split(',').map((s) => Math.round(Number(s) * 1000)))
+    .optional(),
+  /** Base URL per provider id, as JSON: a proxy or a region, e.g. {"sendgrid":"https://…"}. */
+  SINO_PROVIDER_BASE_URLS: z
+    .string()
+    .transform((v, ctx) => {
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of provider id to URL' });
+        return z.NEVER;
+      }
+    })
+    .pipe(
+      z.record(
+        z.string(),
+        z.url({ protocol: /^(https?|smtps?)$/, error: 'must be an http(s) or smtp(s) URL' }),
+      ),
+    )
+    .optional(),
+  /** A PEM file of certificate authorities trusted for providers (a private SMTP relay). */
+  SINO_PROVIDER_CA_FILE: z.string().min(1).optional(),
   ACCESS_TOKEN_TTL_MINUTES: inteiro(15, 1, 24 * 60),
   SESSION_TTL_DAYS: inteiro(30, 1, 365),
   LOGIN_MAX_FAILURES: inteiro(5, 1, 1_000),

@@ -49,4 +49,34 @@ describe('configuration', () => {
     );
     expect(mensagem).toContain('JWT_SECRET: must have at least 32 characters');
   });
+
+  it('reads the delivery settings: retry waits in seconds, base URLs as JSON', () => {
+    const c = lerConfiguracao({
+      SINO_DELIVERY_RETRY_SECONDS: '1, 2.5,60',
+      SINO_PROVIDER_BASE_URLS:
+        '{"sendgrid":"https://proxy.example","nodemailer":"smtp://relay:2525"}',
+    });
+    expect(c.SINO_DELIVERY_RETRY_SECONDS).toEqual([1000, 2500, 60_000]);
+    expect(c.SINO_PROVIDER_BASE_URLS).toEqual({
+      sendgrid: 'https://proxy.example',
+      nodemailer: 'smtp://relay:2525',
+    });
+    expect(c.SINO_DELIVERY_TIMEOUT_MS).toBe(15_000);
+    let erro: unknown;
+    try {
+      lerConfiguracao({
+        SINO_DELIVERY_RETRY_SECONDS: 'soon',
+        SINO_PROVIDER_BASE_URLS: '{"sendgrid":"ftp://x"}',
+      });
+    } catch (e) {
+      erro = e;
+    }
+    expect((erro as ConfiguracaoInvalida).problemas).toEqual([
+      'SINO_DELIVERY_RETRY_SECONDS: must be seconds separated by commas, e.g. 15,30,60',
+      'SINO_PROVIDER_BASE_URLS.sendgrid: must be an http(s) or smtp(s) URL',
+    ]);
+    expect(() => lerConfiguracao({ SINO_PROVIDER_BASE_URLS: 'not json' })).toThrow(
+      /SINO_PROVIDER_BASE_URLS: must be a JSON object of provider id to URL/,
+    );
+  });
 });
