@@ -4,14 +4,17 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { createTestDatabase } from '@locadora/db/testing';
+import { startHttpPeer } from '@sino/providers/testing';
 import { jobs, messages, workflowSteps } from '../src/db/schema.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
 // One storage for two apps: in-memory PGlite cannot be shared, so PGlite runs on disk here.
 const folder = mkdtempSync(join(tmpdir(), 'sino-restart-'));
 const database = await createTestDatabase();
+const retryDatabase = await createTestDatabase();
 afterAll(async () => {
   await database.drop();
+  await retryDatabase.drop();
   rmSync(folder, { recursive: true, force: true });
 });
 
@@ -96,6 +99,72 @@ describe('delay and digest across a restart of the server', () => {
       expect(delivered.map((m) => m.content).sort()).toEqual(['2 digested', 'delayed 1']);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('a delivery retry across a restart of the server', () => {
+  it('is a delayed queue job: the next server makes the attempt when it is due', async () => {
+    const peer = await startHttpPeer();
+    const storage = { url: retryDatabase.url, dataDir: join(folder, 'pglite-retry') };
+    const delivery = {
+      baseUrls: { twilio: peer.url },
+      retryDelaysMs: [2500],
+      retryJitter: 0,
+      timeoutMs: 2000,
+    };
+    const first = await createSinoTestApp({ delivery }, { ...storage, keepQueue: true });
+    let second: SinoTestApp | undefined;
+    try {
+      const created = await first.api('POST', '/v1/integrations', {
+        body: {
+          providerId: 'twilio',
+          channel: 'sms',
+          active: true,
+          credentials: { accountSid: 'AC1', token: 'restart-token-1234', from: '+5511900000000' },
+        },
+      });
+      expect(created.statusCode).toBe(201);
+      await first.api('POST', '/v1/workflows', {
+        body: {
+          name: 'sms',
+          identifier: 'sms',
+          active: true,
+          steps: [{ template: { type: 'sms', content: 'Olá' } }],
+        },
+      });
+      await first.api('POST', '/v1/subscribers', {
+        body: { subscriberId: 'restart-sms', phone: '+5511911112222' },
+      });
+      peer.reply({ status: 503, body: 'maintenance' }, { status: 201, json: { sid: 'SM-after' } });
+      const r = await first.api('POST', '/v1/events/trigger', {
+        body: { name: 'sms', to: 'restart-sms', transactionId: 'r-retry' },
+      });
+      expect(r.statusCode).toBe(201);
+      await eventually(
+        async () => (await statuses(first, 'r-retry'))[0] === 'delayed',
+        () => statuses(first, 'r-retry'),
+      );
+      expect(peer.requests).toHaveLength(1);
+      await first.close();
+
+      second = await createSinoTestApp(
+        { delivery },
+        { ...storage, credentials: first.credentials },
+      );
+      await eventually(
+        async () => (await statuses(second!, 'r-retry'))[0] === 'completed',
+        () => statuses(second!, 'r-retry'),
+      );
+      expect(peer.requests).toHaveLength(2);
+      const [sms] = await second.db
+        .select()
+        .from(messages)
+        .where(eq(messages.transactionId, 'r-retry'));
+      expect(sms).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'SM-after' });
+    } finally {
+      await second?.close();
+      await peer.close();
     }
   });
 });
