@@ -14,7 +14,8 @@
  * latency percentiles, requests per second and CPU time per request of the server, PostgreSQL
  * and the load generator, the EXPLAIN ANALYZE of the availability query, and drops the database.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { iniciarServidor, pararServidor } from './servidor.js';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,7 +103,12 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-locadora-'));
   let servidor: ChildProcess | undefined;
   try {
-    servidor = await iniciarServidor(url.toString(), dataDir);
+    servidor = await iniciarServidor({
+      porta: PORTA,
+      databaseUrl: url.toString(),
+      dataDir,
+      env: { DATABASE_POOL_MAX: POOL, LOGIN_MAX_FAILURES_PER_ADDRESS: '100000' },
+    });
     const banco = new pg.Client({ connectionString: url.toString() });
     await banco.connect();
     try {
@@ -143,8 +149,7 @@ async function main() {
       await banco.end();
     }
   } finally {
-    servidor?.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
+    if (servidor) await pararServidor(servidor);
     rmSync(dataDir, { recursive: true, force: true });
     if (MANTER_BANCO) {
       console.log(`database kept: ${url.toString()}`);
@@ -155,40 +160,6 @@ async function main() {
       await limpeza.end();
     }
   }
-}
-
-async function iniciarServidor(databaseUrl: string, dataDir: string): Promise<ChildProcess> {
-  // BENCH_SERVER_NODE_ARGS="--trace-gc" and the like, to see what the server does under load.
-  const argumentos = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const filho = spawn(
-    process.execPath,
-    [...argumentos, '--import', 'tsx', 'apps/server/src/main.ts'],
-    {
-      cwd: raiz,
-      env: {
-        ...process.env,
-        PORT: String(PORTA),
-        HOST: '127.0.0.1',
-        DATABASE_URL: databaseUrl,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
-        DATABASE_POOL_MAX: POOL,
-        LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
-  for (let i = 0; i < 120; i++) {
-    await new Promise((r) => setTimeout(r, 500));
-    if (filho.exitCode !== null) throw new Error(`server exited with ${filho.exitCode}`);
-    const ok = await fetch(`${BASE}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return filho;
-  }
-  filho.kill();
-  throw new Error('server did not become healthy in 60 s');
 }
 
 /** Customers, extra vehicles and the reservations, in SQL; returns e-mails of customers that can log in. */

@@ -20,7 +20,8 @@
  * 3. trigger intake: the server restarted with ROLE=api takes `POST /v1/events/trigger` in a
  *    closed loop at full speed; then restarted with its workers, how fast they drain the queue.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { iniciarServidor, pararServidor } from './servidor.js';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -134,7 +135,7 @@ async function medirTudo() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-sino-'));
   let servidor: ChildProcess | undefined;
   try {
-    servidor = await iniciarServidor(url.toString(), dataDir);
+    servidor = await iniciar(url.toString(), dataDir);
     const cred = JSON.parse(
       readFileSync(join(dataDir, 'sino-development.json'), 'utf8'),
     ) as Credenciais;
@@ -208,7 +209,7 @@ async function medirTudo() {
         // the node restarts with ROLE=api, takes triggers at full speed and queues them; then
         // it restarts with its workers on (ROLE=all), which drain what was queued.
         await pararServidor(servidor);
-        servidor = await iniciarServidor(url.toString(), dataDir, 'api');
+        servidor = await iniciar(url.toString(), dataDir, 'api');
         const ids = Array.from({ length: ASSINANTES }, (_, i) => `cliente-${i + 1}`);
         medidas.push(
           await medir(
@@ -229,7 +230,7 @@ async function medirTudo() {
         );
         filas.intake = await fila(banco, 'max-%');
         await pararServidor(servidor);
-        servidor = await iniciarServidor(url.toString(), dataDir, 'all');
+        servidor = await iniciar(url.toString(), dataDir, 'all');
         escoamento = await escoar(banco, 'max-%');
       }
 
@@ -255,54 +256,21 @@ async function medirTudo() {
 }
 
 /** A graceful stop (in-flight jobs finish; `--cpu-prof` writes its profile on exit). */
-async function pararServidor(servidor: ChildProcess): Promise<void> {
-  if (servidor.exitCode !== null) return;
-  const saiu = new Promise((r) => servidor.once('exit', r));
-  servidor.kill('SIGTERM');
-  await Promise.race([saiu, new Promise((r) => setTimeout(r, 15_000))]);
-}
-
 /** The real server on the bench's database: `all` (API, socket, workers) or `api` alone. */
-async function iniciarServidor(
-  databaseUrl: string,
-  dataDir: string,
-  role: 'all' | 'api' = 'all',
-): Promise<ChildProcess> {
-  // BENCH_SERVER_NODE_ARGS="--cpu-prof" and the like, to see what the server does under load.
-  const argumentos = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const filho = spawn(
-    process.execPath,
-    [...argumentos, '--import', 'tsx', 'apps/server/src/main.ts'],
-    {
-      cwd: raiz,
-      env: {
-        ...process.env,
-        PORT: String(PORTA),
-        HOST: '127.0.0.1',
-        ROLE: role,
-        // The bench measures the service, not the throttle (Novu's 600/s would cap intake).
-        SINO_RATE_LIMIT_TRIGGERS: '1000000',
-        SINO_RATE_LIMIT_GENERAL: '1000000',
-        DATABASE_URL: databaseUrl,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
-        DATABASE_POOL_MAX: POOL,
-        SEED_DEMO_ACCOUNTS: 'false',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
+function iniciar(databaseUrl: string, dataDir: string, role: 'all' | 'api' = 'all') {
+  return iniciarServidor({
+    porta: PORTA,
+    databaseUrl,
+    dataDir,
+    env: {
+      ROLE: role,
+      // The bench measures the service, not the throttle (Novu's 600/s would cap intake).
+      SINO_RATE_LIMIT_TRIGGERS: '1000000',
+      SINO_RATE_LIMIT_GENERAL: '1000000',
+      DATABASE_POOL_MAX: POOL,
+      SEED_DEMO_ACCOUNTS: 'false',
     },
-  );
-  for (let i = 0; i < 120; i++) {
-    await new Promise((r) => setTimeout(r, 500));
-    if (filho.exitCode !== null) throw new Error(`server exited with ${filho.exitCode}`);
-    const ok = await fetch(`${BASE}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return filho;
-  }
-  filho.kill();
-  throw new Error('server did not become healthy in 60 s');
+  });
 }
 
 async function api<T>(

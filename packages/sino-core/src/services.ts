@@ -29,6 +29,7 @@ import { createProviderDirectory } from './delivery/directory.js';
 import { createDeliveryService } from './delivery/service.js';
 import { retryScheduleOf } from './delivery/options.js';
 import { createWebhookReceiver } from './delivery/webhooks.js';
+import { createIntegrationCache } from './delivery/integration-cache.js';
 
 /** Builds every Sino service once, on its dependencies (database, secrets, sockets). */
 export function createSinoServices(
@@ -64,18 +65,21 @@ export function createSinoServices(
   const deliveries = createDeliveryRepository(options.db);
   const providers = createProviderDirectory({
     repo: deliveries,
+    secrets,
     settings: options.delivery ?? {},
   });
+  const integrationCache = createIntegrationCache();
   const integrations = createIntegrationService({
     integrations: integrationRepository,
     secrets,
     providers: providers.checks,
+    changed: () => integrationCache.clear(),
   });
   const delivery = createDeliveryService({
     integrations: integrationRepository,
     repo: deliveries,
     directory: providers,
-    secrets,
+    integrationCache,
     log,
   });
   const webhooks = createWebhookReceiver({

@@ -1,4 +1,4 @@
-import { convert } from 'html-to-text';
+import { compile } from 'html-to-text';
 import type { Attachment } from '@sino/providers';
 
 /**
@@ -11,16 +11,17 @@ export function withPreheader(html: string, preheader: string | undefined): stri
   return `${hidden}${html}`;
 }
 
+/** Compiled once: compiling the options is most of a conversion's cost. */
+const toPlainText = compile({
+  wordwrap: 78,
+  selectors: [
+    { selector: 'img', format: 'skip' },
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+  ],
+});
+
 /** The plain-text part of an email, from the same rendered HTML (links kept as `text [url]`). */
-export function plainTextOf(html: string): string {
-  return convert(html, {
-    wordwrap: 78,
-    selectors: [
-      { selector: 'img', format: 'skip' },
-      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
-    ],
-  });
-}
+export const plainTextOf = (html: string): string => toPlainText(html);
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -7,7 +7,8 @@ import {
 import type { Channel } from '@sino/shared';
 import type { Integration } from '../modules/integrations/repository.js';
 import type { ProviderChecks } from '../modules/integrations/service.js';
-import type { CredentialValues } from '../modules/integrations/credentials.js';
+import { openCredentials, type CredentialValues } from '../modules/integrations/credentials.js';
+import type { SecretBox } from '../secret-box.js';
 import type { DeliveryRepository } from './repository.js';
 import { createSandboxAdapter, isSandboxProvider } from './sandbox.js';
 
@@ -21,6 +22,12 @@ export interface ProviderSettings {
   tlsCa?: string | undefined;
 }
 
+/** An integration's adapter, ready to send, with the credentials it was built from. */
+export interface Ready {
+  adapter: ProviderAdapter<DeliveryChannel>;
+  credentials: CredentialValues;
+}
+
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** Adapters kept ready (their HTTP/2 sessions, SMTP pools, OAuth tokens); the oldest go first. */
 const MAX_CACHED = 500;
@@ -31,9 +38,10 @@ const MAX_CACHED = 500;
  */
 export function createProviderDirectory(deps: {
   repo: DeliveryRepository;
+  secrets: SecretBox;
   settings: ProviderSettings;
 }) {
-  const cache = new Map<string, { stamp: number; adapter: ProviderAdapter }>();
+  const cache = new Map<string, Ready & { stamp: number }>();
   const timeoutMs = deps.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   const contextOf = (providerId: string, credentials: CredentialValues): AdapterContext => ({
@@ -58,26 +66,31 @@ export function createProviderDirectory(deps: {
   const close = (adapter: ProviderAdapter) => void adapter.close?.().catch(() => undefined);
 
   return {
-    /** The integration's adapter, built anew when its credentials changed. */
-    adapterOf(integration: Integration, credentials: CredentialValues) {
+    /**
+     * The integration's adapter and its credentials (opened once), built anew when the
+     * integration changed; undefined when Sino has no adapter for its provider.
+     */
+    adapterOf(integration: Integration): Ready | undefined {
       const stamp = integration.updatedAt.getTime();
       const cached = cache.get(integration.id);
       if (cached?.stamp === stamp) {
         // Refreshes its place: the least recently used goes first.
         cache.delete(integration.id);
         cache.set(integration.id, cached);
-        return cached.adapter as ProviderAdapter<DeliveryChannel>;
+        return cached;
       }
       if (cached) close(cached.adapter);
+      const credentials = openCredentials(deps.secrets, integration.credentialsCiphertext);
       const adapter = build(integration, integration.channel, integration.providerId, credentials);
       if (!adapter) return undefined;
-      cache.set(integration.id, { stamp, adapter });
+      const ready = { stamp, adapter, credentials };
+      cache.set(integration.id, ready);
       if (cache.size > MAX_CACHED) {
         const [oldest] = cache;
         cache.delete(oldest![0]);
         close(oldest![1].adapter);
       }
-      return adapter;
+      return ready;
     },
 
     /** The integrations API's side of it: credential checks and webhook support. */

@@ -28,21 +28,35 @@ const movableTo = (state: DeliveryStatus) =>
 export function createDeliveryRepository(db: Database) {
   return {
     /**
-     * The job's message, created `queued` on its first attempt; a retry (or the same job run
-     * again after a crash) finds the one it made.
+     * Where the job's message stands after an attempt, in one statement: created on the
+     * first, updated by the later ones (a retry, the same job run again after a crash). Its id
+     * is the job's, so every attempt names the same message to the providers. A message that
+     * left (sent, then maybe delivered or bounced) is never taken back to queued or failed.
      */
-    async openMessage(input: {
+    async saveAttempt(input: {
       job: Job;
       channel: Exclude<Channel, 'in_app'>;
       templateIdentifier: string;
       content: string;
       subject: string | undefined;
-    }): Promise<DeliveryMessage> {
+      status: 'queued' | 'sent' | 'failed';
+      integrationId: string;
+      providerId: string;
+      providerMessageId?: string | undefined;
+      error?: string | undefined;
+    }): Promise<void> {
       const { job } = input;
-      const [created] = await db
+      const outcome = {
+        deliveryStatus: input.status,
+        integrationId: input.integrationId,
+        providerId: input.providerId,
+        providerMessageId: input.providerMessageId ?? null,
+        deliveryError: input.error ?? null,
+      };
+      await db
         .insert(messages)
         .values({
-          id: newId(),
+          id: job.id,
           environmentId: job.environmentId,
           organizationId: job.organizationId,
           notificationId: job.notificationId,
@@ -56,54 +70,13 @@ export function createDeliveryRepository(db: Database) {
           content: input.content,
           subject: input.subject ?? null,
           payload: job.payload,
-          deliveryStatus: 'queued',
+          ...outcome,
         })
-        .onConflictDoNothing({ target: messages.jobId })
-        .returning();
-      if (created) return created;
-      const [found] = await db.select().from(messages).where(eq(messages.jobId, job.id));
-      return found!;
-    },
-
-    async markSent(
-      id: string,
-      via: { integrationId: string; providerId: string; providerMessageId: string | undefined },
-    ): Promise<void> {
-      await db
-        .update(messages)
-        .set({
-          deliveryStatus: 'sent',
-          integrationId: via.integrationId,
-          providerId: via.providerId,
-          providerMessageId: via.providerMessageId ?? null,
-          deliveryError: null,
-          updatedAt: sql`now()`,
-        })
-        .where(and(eq(messages.id, id), eq(messages.deliveryStatus, 'queued')));
-    },
-
-    /** The last failure's words, and the integration that gave them. */
-    async noteFailure(
-      id: string,
-      failure: { integrationId: string; providerId: string; error: string },
-    ): Promise<void> {
-      await db
-        .update(messages)
-        .set({
-          integrationId: failure.integrationId,
-          providerId: failure.providerId,
-          deliveryError: failure.error,
-          updatedAt: sql`now()`,
-        })
-        .where(and(eq(messages.id, id), eq(messages.deliveryStatus, 'queued')));
-    },
-
-    /** Marks the job's message failed when it never left (every attempt failed). */
-    async failMessageOfJob(jobId: string): Promise<void> {
-      await db
-        .update(messages)
-        .set({ deliveryStatus: 'failed', updatedAt: sql`now()` })
-        .where(and(eq(messages.jobId, jobId), eq(messages.deliveryStatus, 'queued')));
+        .onConflictDoUpdate({
+          target: messages.jobId,
+          set: { ...outcome, updatedAt: sql`now()` },
+          setWhere: eq(messages.deliveryStatus, 'queued'),
+        });
     },
 
     /**

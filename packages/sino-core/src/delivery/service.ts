@@ -12,9 +12,9 @@ import { EXECUTION_CODES, type Channel } from '@sino/shared';
 import type { DeliveryOutcome, DeliveryPort, RenderedStep } from '../engine/ports.js';
 import { subscriberView } from '../engine/engine.js';
 import type { Integration, IntegrationRepository } from '../modules/integrations/repository.js';
-import { openCredentials, type CredentialValues } from '../modules/integrations/credentials.js';
+import type { CredentialValues } from '../modules/integrations/credentials.js';
+import type { IntegrationCache } from './integration-cache.js';
 import type { Subscriber } from '../modules/subscribers/repository.js';
-import type { SecretBox } from '../secret-box.js';
 import { attachmentsOf, plainTextOf, withPreheader } from './content.js';
 import type { ProviderDirectory } from './directory.js';
 import type { DeliveryRepository } from './repository.js';
@@ -49,7 +49,7 @@ export function createDeliveryService(deps: {
   integrations: IntegrationRepository;
   repo: DeliveryRepository;
   directory: ProviderDirectory;
-  secrets: SecretBox;
+  integrationCache: IntegrationCache;
   log: FastifyBaseLogger;
 }): DeliveryPort {
   /** The integrations that can reach this subscriber, or why none can. */
@@ -172,9 +172,15 @@ export function createDeliveryService(deps: {
     return new DeliveryError('permanent', 'The provider adapter failed unexpectedly');
   }
 
+  /** Active integrations per environment and channel, kept briefly: every delivery reads them. */
+  const activeOf = (environmentId: string, channel: DeliveryChannel) =>
+    deps.integrationCache.get(`${environmentId}:${channel}`, () =>
+      deps.integrations.activeOfChannel(environmentId, channel),
+    );
+
   return {
     async deliver({ job, channel, subscriber, templateIdentifier, rendered, record, lastAttempt }) {
-      const active = await deps.integrations.activeOfChannel(job.environmentId, channel);
+      const active = await activeOf(job.environmentId, channel);
       if (active.length === 0) return { kind: 'no-integration' };
       // The sandbox delivers only where no real provider is active: as a failover target it
       // would "send" a message nobody receives and call it sent.
@@ -183,13 +189,6 @@ export function createDeliveryService(deps: {
       const routes = routesOf(channel, subscriber, integrations);
       if (!Array.isArray(routes)) return { kind: 'skipped', ...routes };
 
-      const message = await deps.repo.openMessage({
-        job,
-        channel,
-        templateIdentifier,
-        content: rendered.content,
-        subject: rendered.subject,
-      });
       let attachments: EmailMessage['attachments'];
       if (channel === 'email') {
         const found = attachmentsOf(job.payload);
@@ -201,6 +200,24 @@ export function createDeliveryService(deps: {
             source: 'Internal',
           });
       }
+      const save = (
+        integration: Integration,
+        outcome: {
+          status: 'queued' | 'sent' | 'failed';
+          providerMessageId?: string;
+          error?: string;
+        },
+      ) =>
+        deps.repo.saveAttempt({
+          job,
+          channel,
+          templateIdentifier,
+          content: rendered.content,
+          subject: rendered.subject,
+          integrationId: integration.id,
+          providerId: integration.providerId,
+          ...outcome,
+        });
 
       const attempt = job.attempts + 1;
       let retryable = false;
@@ -212,10 +229,9 @@ export function createDeliveryService(deps: {
           integrationIdentifier: integration.identifier,
           attempt,
         };
-        const credentials = openCredentials(deps.secrets, integration.credentialsCiphertext);
-        const adapter = deps.directory.adapterOf(integration, credentials);
+        const ready = deps.directory.adapterOf(integration);
         let failure: DeliveryError;
-        if (!adapter) {
+        if (!ready) {
           failure = new DeliveryError(
             'permanent',
             `Sino has no adapter for ${integration.providerId}`,
@@ -225,27 +241,29 @@ export function createDeliveryService(deps: {
             const payload = messageFor(
               channel,
               route,
-              credentials,
-              { id: message.id, subscriber, rendered, payload: job.payload },
+              ready.credentials,
+              // The job's id names the message: the same on every attempt.
+              { id: job.id, subscriber, rendered, payload: job.payload },
               attachments,
             );
-            const sent = await adapter.send(payload as never);
-            await deps.repo.markSent(message.id, {
-              integrationId: integration.id,
-              providerId: integration.providerId,
-              providerMessageId: sent.id,
+            const sent = await ready.adapter.send(payload as never);
+            await save(integration, {
+              status: 'sent',
+              ...(sent.id && { providerMessageId: sent.id }),
             });
-            await record({
-              detail: `Message sent through ${integration.name} (${integration.providerId})`,
-              status: 'Success',
-              raw: { ...via, providerMessageId: sent.id ?? null, status: sent.status ?? null },
-            });
-            return { kind: 'sent' } satisfies DeliveryOutcome;
+            return {
+              kind: 'sent',
+              detail: {
+                detail: `Message sent through ${integration.name} (${integration.providerId})`,
+                status: 'Success',
+                raw: { ...via, providerMessageId: sent.id ?? null, status: sent.status ?? null },
+              },
+            } satisfies DeliveryOutcome;
           } catch (error) {
             failure = asDeliveryError(error, integration.providerId);
           }
         }
-        const words = redact(failure.message, credentials);
+        const words = redact(failure.message, ready?.credentials ?? {});
         await record({
           code: ERROR_CODES[channel],
           detail: `${integration.name} (${integration.providerId}) failed: ${words}`,
@@ -253,14 +271,9 @@ export function createDeliveryService(deps: {
           source: failure.status === 401 || failure.status === 403 ? 'Credentials' : 'Internal',
           raw: { ...via, kind: failure.kind, status: failure.status ?? null, error: words },
         });
-        await deps.repo.noteFailure(message.id, {
-          integrationId: integration.id,
-          providerId: integration.providerId,
-          error: words,
-        });
-        // The recipient's own problem: no other provider can do better.
+        // The recipient's own problem: no other provider can do better, nor a retry.
         if (failure.kind === 'recipient') {
-          await deps.repo.failMessageOfJob(job.id);
+          await save(integration, { status: 'failed', error: words });
           return { kind: 'failed', retryable: false };
         }
         if (failure.kind === 'retryable') {
@@ -269,15 +282,18 @@ export function createDeliveryService(deps: {
             retryAfterMs = Math.max(retryAfterMs ?? 0, failure.retryAfterMs);
         }
         const next = routes[index + 1];
-        if (next)
+        if (next) {
           await record({
             detail: `Failing over to ${next.integration.name} (${next.integration.providerId})`,
             status: 'Warning',
             raw: { from: integration.providerId, to: next.integration.providerId, attempt },
           });
+          continue;
+        }
+        // Every integration failed: queued for the next attempt, or failed for good.
+        const final = !retryable || lastAttempt;
+        await save(integration, { status: final ? 'failed' : 'queued', error: words });
       }
-      // No attempt left, or none would help: the message has failed for good.
-      if (!retryable || lastAttempt) await deps.repo.failMessageOfJob(job.id);
       return { kind: 'failed', retryable, retryAfterMs };
     },
   };

@@ -377,6 +377,7 @@ export function createEngine(deps: EngineDeps) {
     });
     switch (outcome.kind) {
       case 'sent':
+        closing.push(outcome.detail);
         return 'completed';
       case 'skipped':
         // No address for the channel: the step is skipped and the workflow goes on.

@@ -69,7 +69,8 @@ export interface RenderedStep {
 
 /** How one delivery attempt (every integration of the channel tried once) ended. */
 export type DeliveryOutcome =
-  | { kind: 'sent' }
+  /** `detail` is recorded with the job's final status, in the same statement. */
+  | { kind: 'sent'; detail: DeliveryDetail }
   /** The subscriber has no address for the channel: the step is skipped with `code`. */
   | { kind: 'skipped'; code: number; detail: string }
   | { kind: 'no-integration' }

@@ -55,8 +55,26 @@ export function createIntegrationService(deps: {
   integrations: IntegrationRepository;
   secrets: SecretBox;
   providers: ProviderChecks;
+  /** Called after every write: deliveries keep the active integrations briefly. */
+  changed?: () => void;
 }) {
-  const repo = deps.integrations;
+  const stored = deps.integrations;
+  // Every write goes through here, so the delivery side's cache is cleared after each.
+  const written =
+    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await write(...args);
+      } finally {
+        deps.changed?.();
+      }
+    };
+  const repo: IntegrationRepository = {
+    ...stored,
+    create: written(stored.create),
+    update: written(stored.update),
+    remove: written(stored.remove),
+  };
 
   const entryOf = (channel: Channel, providerId: string): ProviderEntry => {
     const entry = providerById(channel, providerId);
