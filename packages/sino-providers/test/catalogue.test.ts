@@ -378,6 +378,11 @@ describe('missingCredentials', () => {
     const sender = { apiKey: 'key-1', from: 'a@example.com', senderName: 'A' };
     expect(missingCredentials(sparkpost, sender)).toEqual([]);
     expect(missingCredentials(sparkpost, { ...sender, region: true })).toEqual([]);
+    // Novu 0.24 stored the EU switch as "eu": credentials migrated from it are accepted.
+    expect(missingCredentials(sparkpost, { ...sender, region: 'eu' })).toEqual([]);
+    expect(missingCredentials(sparkpost, { ...sender, region: 'us' })).toEqual([
+      'region must be true or false',
+    ]);
   });
 
   it("accepts credentials written with Novu 0.24's keys", () => {

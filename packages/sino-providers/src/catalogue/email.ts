@@ -167,6 +167,7 @@ export const emailProviders: ProviderEntry[] = [
       type: 'switch',
       required: false,
       description: 'On for an account of SparkPost EU (api.eu.sparkpost.com).',
+      onValues: ['eu'],
     },
     ...emailSender(),
   ]),

@@ -18,6 +18,11 @@ export interface CredentialField {
   required: boolean;
   description?: string;
   tooltip?: string;
+  /**
+   * A switch only: texts that also mean on, besides `true` and `"true"` (Novu 0.24 stored
+   * SparkPost's EU switch as `"eu"`).
+   */
+  onValues?: readonly string[];
 }
 
 /** One provider of the catalogue (the specification's "Provider catalogue entry"). */

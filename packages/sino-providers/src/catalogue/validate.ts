@@ -38,7 +38,9 @@ const typeError = (field: CredentialField, value: unknown): string | undefined =
       return isNumberLike(value) ? undefined : `${field.key} must be a number`;
     case 'boolean':
     case 'switch':
-      return isBooleanLike(value) ? undefined : `${field.key} must be true or false`;
+      return isBooleanLike(value) || field.onValues?.includes(value as string)
+        ? undefined
+        : `${field.key} must be true or false`;
     case 'object':
       return isObjectOrJsonOfOne(value)
         ? undefined
