@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { iniciarServidor, pararServidor } from './servidor.js';
+import { criarBanco, iniciarServidor, pararServidor } from './servidor.js';
 
 const SERVIDOR = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PORTA = Number(process.env.BENCH_PORT ?? 3197);
@@ -125,13 +125,7 @@ async function main() {
       .map((x) => x.toFixed(2))
       .join(', ')}`,
   );
-  const nome = `bench_entregas_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: SERVIDOR });
-  await admin.connect();
-  await admin.query(`create database "${nome}"`);
-  await admin.end();
-  const url = new URL(SERVIDOR);
-  url.pathname = `/${nome}`;
+  const banco = await criarBanco(SERVIDOR, 'bench_entregas');
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-entregas-'));
   const http = await parHttp();
   const smtp = await parSmtp();
@@ -140,7 +134,7 @@ async function main() {
   try {
     servidor = await iniciarServidor({
       porta: PORTA,
-      databaseUrl: url.toString(),
+      databaseUrl: banco.url,
       dataDir,
       env: {
         SINO_RATE_LIMIT_TRIGGERS: '1000000',
@@ -153,8 +147,8 @@ async function main() {
     const { apiKey } = JSON.parse(
       readFileSync(join(dataDir, 'sino-development.json'), 'utf8'),
     ) as Credenciais;
-    const banco = new pg.Client({ connectionString: url.toString() });
-    await banco.connect();
+    const cliente = new pg.Client({ connectionString: banco.url });
+    await cliente.connect();
     try {
       await api(
         'POST',
@@ -215,21 +209,18 @@ async function main() {
           apiKey,
         );
         await api('POST', `/v1/integrations/${criada.data._id}/set-primary`, {}, apiKey);
-        medidas.push(await medir(cenario, par, apiKey, banco));
+        medidas.push(await medir(cenario, par, apiKey, cliente));
         await api('PUT', `/v1/integrations/${criada.data._id}`, { active: false }, apiKey);
       }
     } finally {
-      await banco.end();
+      await cliente.end();
     }
   } finally {
     if (servidor) await pararServidor(servidor);
     await http.fechar();
     await smtp.fechar();
     rmSync(dataDir, { recursive: true, force: true });
-    const limpeza = new pg.Client({ connectionString: SERVIDOR });
-    await limpeza.connect();
-    await limpeza.query(`drop database if exists "${nome}" with (force)`);
-    await limpeza.end();
+    await banco.apagar();
   }
   relatar(medidas);
 }

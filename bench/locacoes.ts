@@ -15,7 +15,7 @@
  * and the load generator, the EXPLAIN ANALYZE of the availability query, and drops the database.
  */
 import type { ChildProcess } from 'node:child_process';
-import { iniciarServidor, pararServidor } from './servidor.js';
+import { criarBanco, iniciarServidor, pararServidor } from './servidor.js';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,13 +93,8 @@ const TODOS: Cenario[] = [
 ];
 
 async function main() {
-  const nome = `bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: SERVIDOR });
-  await admin.connect();
-  await admin.query(`create database "${nome}"`);
-  await admin.end();
-  const url = new URL(SERVIDOR);
-  url.pathname = `/${nome}`;
+  const descartavel = await criarBanco(SERVIDOR, 'bench');
+  const url = new URL(descartavel.url);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-locadora-'));
   let servidor: ChildProcess | undefined;
   try {
@@ -154,10 +149,7 @@ async function main() {
     if (MANTER_BANCO) {
       console.log(`database kept: ${url.toString()}`);
     } else {
-      const limpeza = new pg.Client({ connectionString: SERVIDOR });
-      await limpeza.connect();
-      await limpeza.query(`drop database if exists "${nome}" with (force)`);
-      await limpeza.end();
+      await descartavel.apagar();
     }
   }
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 
 const raiz = fileURLToPath(new URL('..', import.meta.url));
@@ -51,4 +52,29 @@ export async function pararServidor(servidor: ChildProcess): Promise<void> {
   const saiu = new Promise((r) => servidor.once('exit', r));
   servidor.kill('SIGTERM');
   await Promise.race([saiu, new Promise((r) => setTimeout(r, 15_000))]);
+}
+
+/** A database of its own for one bench run, on the server at `servidor`. */
+export async function criarBanco(
+  servidor: string,
+  prefixo: string,
+): Promise<{ nome: string; url: string; apagar(): Promise<void> }> {
+  const nome = `${prefixo}_${Date.now().toString(36)}`;
+  const comando = async (sql: string) => {
+    const admin = new pg.Client({ connectionString: servidor });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
+  await comando(`create database "${nome}"`);
+  const url = new URL(servidor);
+  url.pathname = `/${nome}`;
+  return {
+    nome,
+    url: url.toString(),
+    apagar: () => comando(`drop database if exists "${nome}" with (force)`),
+  };
 }

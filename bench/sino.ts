@@ -21,7 +21,7 @@
  *    closed loop at full speed; then restarted with its workers, how fast they drain the queue.
  */
 import type { ChildProcess } from 'node:child_process';
-import { iniciarServidor, pararServidor } from './servidor.js';
+import { criarBanco, iniciarServidor, pararServidor } from './servidor.js';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -121,17 +121,16 @@ async function main() {
 }
 
 async function medirTudo() {
-  const nome = `bench_sino_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: SERVIDOR });
-  await admin.connect();
-  await admin.query(`create database "${nome}"`);
+  const descartavel = await criarBanco(SERVIDOR, 'bench_sino');
   // BENCH_LOG_STATEMENTS=1: every statement and its duration in PostgreSQL's log (a superuser
   // setting), to see where the database's time goes; it slows everything down.
-  if (process.env.BENCH_LOG_STATEMENTS === '1')
-    await admin.query(`alter database "${nome}" set log_min_duration_statement = 0`);
-  await admin.end();
-  const url = new URL(SERVIDOR);
-  url.pathname = `/${nome}`;
+  if (process.env.BENCH_LOG_STATEMENTS === '1') {
+    const admin = new pg.Client({ connectionString: SERVIDOR });
+    await admin.connect();
+    await admin.query(`alter database "${descartavel.nome}" set log_min_duration_statement = 0`);
+    await admin.end();
+  }
+  const url = new URL(descartavel.url);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-sino-'));
   let servidor: ChildProcess | undefined;
   try {
@@ -155,7 +154,7 @@ async function medirTudo() {
       const filas: Record<string, Fila> = {};
       let escoamento: Escoamento | undefined;
       let planos: { feed: string; naoVistas: string } | undefined;
-      const pids = { servidor: servidor.pid!, banco: nome };
+      const pids = { servidor: servidor.pid!, banco: descartavel.nome };
 
       if (quer('socket')) {
         const assinantes = await sessoes(cred, 1, ASSINANTES_SOCKET);
@@ -247,10 +246,7 @@ async function medirTudo() {
     if (MANTER_BANCO) {
       console.log(`database kept: ${url.toString()}`);
     } else {
-      const limpeza = new pg.Client({ connectionString: SERVIDOR });
-      await limpeza.connect();
-      await limpeza.query(`drop database if exists "${nome}" with (force)`);
-      await limpeza.end();
+      await descartavel.apagar();
     }
   }
 }

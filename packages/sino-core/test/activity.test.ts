@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { executionDetails } from '../src/db/schema.js';
 import { addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
-import { turnOffSandboxDelivery } from './fixtures.js';
+import { eventually, turnOffSandboxDelivery } from './fixtures.js';
 
 let t: SinoTestApp;
 let other: { environmentId: string; apiKey: string };
@@ -40,17 +40,6 @@ async function trigger(body: Record<string, unknown>, authorization?: string) {
   });
   if (r.statusCode !== 201) throw new Error(`trigger: ${r.statusCode} ${r.body}`);
   return r.json().data as { transactionId: string; status: string };
-}
-
-/** Polls until `check` answers something truthy, or fails after `ms`. */
-async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 interface Detail {

@@ -4,6 +4,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { startHttpPeer, type HttpPeer } from '@sino/providers/testing';
 import { executionDetails, jobs, messages, workflowSteps } from '../src/db/schema.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
+import { eventually } from './fixtures.js';
 
 /**
  * Delivery end to end through the API: integrations configured over `/v1/integrations`,
@@ -129,16 +130,6 @@ async function trigger(name: string, to: string, transactionId: string, payload 
     body: { name, to, transactionId, payload: { code: 'R-42', ...payload } },
   });
   if (r.statusCode !== 201) throw new Error(`trigger: ${r.statusCode} ${r.body}`);
-}
-
-async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** The transaction's jobs in step order, once none is left to run. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { executionDetails, jobs, messages, subscribers, workflowSteps } from '../src/db/schema.js';
 import { claimKey, createEngineRepository } from '../src/engine/repository.js';
-import { turnOffSandboxDelivery } from './fixtures.js';
+import { eventually, turnOffSandboxDelivery } from './fixtures.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
 let t: SinoTestApp;
@@ -36,17 +36,6 @@ const inApp = (content: string, extra: Record<string, unknown> = {}) => ({
 async function trigger(body: Record<string, unknown>) {
   const r = await t.api('POST', '/v1/events/trigger', { body });
   return { status: r.statusCode, body: r.json() };
-}
-
-/** Polls until `check` answers something truthy, or fails after `ms`. */
-async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** The transaction's jobs in step order (one subscriber). */

@@ -153,3 +153,17 @@ export async function turnOffSandboxDelivery(t: SinoTestApp): Promise<void> {
     if (r.statusCode !== 200) throw new Error(`turning ${i.providerId} off: ${r.statusCode}`);
   }
 }
+
+/** Polls until `check` answers something truthy, and answers it; fails after `ms`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  ms = 8000,
+): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

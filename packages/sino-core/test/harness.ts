@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fast
 import { logSerializers, openDatabase, type Database } from '@locadora/db';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { ObjectId } from 'bson';
+import { providers } from '@sino/providers';
 import { environments } from '../src/db/schema.js';
 import {
   sinoCore,
@@ -13,6 +14,15 @@ import {
 } from '../src/index.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The credential keys that hold a secret in some provider of the catalogue. */
+const SECRET_CREDENTIALS = new Set(
+  providers.flatMap((p) =>
+    p.credentials
+      .filter((f) => f.type === 'password' || f.type === 'text' || f.key === 'webhookUrl')
+      .map((f) => f.key),
+  ),
+);
 
 export interface SinoTestApp {
   app: FastifyInstance;
@@ -134,6 +144,16 @@ export async function createSinoTestApp(
     credentials,
     api: (method, url, { body, authorization, headers } = {}) => {
       runLog.knownSecretsIn(body);
+      // Every secret an integration is given (keys, tokens, private keys, webhook URLs): none
+      // may reach a log line of the run.
+      const given = (body as { credentials?: unknown } | undefined)?.credentials;
+      if (given && typeof given === 'object')
+        runLog.knownSecrets(
+          'integration credential',
+          Object.entries(given)
+            .filter(([key, v]) => SECRET_CREDENTIALS.has(key) && typeof v === 'string')
+            .map(([, v]) => v as string),
+        );
       return app.inject({
         method,
         url,

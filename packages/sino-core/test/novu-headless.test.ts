@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { HeadlessService, type IMessage, type IUserPreferenceSettings } from '@novu/headless';
 import { jobs, messages } from '../src/db/schema.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
+import { eventually } from './fixtures.js';
 
 /**
  * The published `@novu/headless@0.24.2`, unchanged, in Node against a listening Sino: HTTP
@@ -68,17 +69,6 @@ async function answer<T>(start: (callbacks: Callbacks<T>) => unknown): Promise<T
   } finally {
     const unsubscribe = await stop;
     if (typeof unsubscribe === 'function') (unsubscribe as () => void)();
-  }
-}
-
-/** Polls until `check` answers something truthy, or fails after `ms`. */
-async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

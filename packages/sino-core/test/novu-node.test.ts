@@ -3,6 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { Novu } from '@novu/node';
 import { jobs, workflowSteps } from '../src/db/schema.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
+import { eventually } from './fixtures.js';
 
 /**
  * The published `@novu/node@0.24.2`, unchanged, against a listening Sino: its events calls
@@ -35,17 +36,6 @@ async function workflow(steps: Record<string, unknown>[], active = true): Promis
 }
 
 const inApp = (content: string) => ({ template: { type: 'in_app', content } });
-
-/** Polls until `check` answers something truthy, or fails after `ms`. */
-async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The transaction's job statuses in step order (all its subscribers). */
 async function jobStatuses(transactionId: string): Promise<string[]> {

@@ -181,3 +181,14 @@ function secretsOf(value: unknown, found = new Set<string>()): string[] {
   }
   return [...found].sort((a, b) => b.length - a.length);
 }
+
+/** A webhook request's header by name, whatever its case; the first when repeated. */
+export function headerOf(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  name: string,
+): string | undefined {
+  const wanted = name.toLowerCase();
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === wanted);
+  const value = key === undefined ? undefined : headers[key];
+  return Array.isArray(value) ? value[0] : value;
+}

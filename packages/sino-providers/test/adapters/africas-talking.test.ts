@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { africasTalking } from '../../src/adapters/africas-talking/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
-
-const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe("Africa's Talking", () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const adapter = () =>
     africasTalking.create(
@@ -54,10 +48,10 @@ describe("Africa's Talking", () => {
       { status: 500, body: 'Internal Server Error' },
       answered({ statusCode: 501, number: '+5511999990000', status: 'GatewayError' }),
     );
-    const first = await failure(adapter().send(anSms()));
+    const first = await rejectionOf(adapter().send(anSms()));
     expect(first).toBeInstanceOf(DeliveryError);
     expect(first).toMatchObject({ kind: 'retryable', status: 500 });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       message: '501 GatewayError',
     });
@@ -68,11 +62,11 @@ describe("Africa's Talking", () => {
       { status: 401, body: 'The supplied authentication is invalid: at-key-123' },
       answered({ statusCode: 405, number: '+5511999990000', status: 'InsufficientBalance' }),
     );
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({ kind: 'permanent', status: 401 });
     expect((error as Error).message).toContain('The supplied authentication is invalid');
     expect((error as Error).message).not.toContain('at-key-123');
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'permanent',
       message: '405 InsufficientBalance',
     });
@@ -83,11 +77,11 @@ describe("Africa's Talking", () => {
       answered({ statusCode: 403, number: '+55', status: 'InvalidPhoneNumber' }),
       answered({ statusCode: 409, number: '+5511999990000', status: 'DoNotDisturbRejection' }),
     );
-    expect(await failure(adapter().send(anSms({ to: '+55' })))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms({ to: '+55' })))).toMatchObject({
       kind: 'recipient',
       message: '403 InvalidPhoneNumber',
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
   });
 
   it('fails permanent when no recipient is listed', async () => {
@@ -95,7 +89,7 @@ describe("Africa's Talking", () => {
       status: 201,
       json: { SMSMessageData: { Message: 'InvalidSenderId', Recipients: [] } },
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'permanent',
       message: 'InvalidSenderId',
     });

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { bandwidth } from '../../src/adapters/bandwidth/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
-const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
 const basic = `Basic ${Buffer.from('bw-user:bw-password').toString('base64')}`;
 
 describe('Bandwidth', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const adapter = () =>
     bandwidth.create(
@@ -57,10 +52,10 @@ describe('Bandwidth', () => {
 
   it('fails retryable on a 5xx and on a 429', async () => {
     peer.reply({ status: 503, body: '' }, { status: 429, body: '' });
-    const first = await failure(adapter().send(anSms()));
+    const first = await rejectionOf(adapter().send(anSms()));
     expect(first).toBeInstanceOf(DeliveryError);
     expect(first).toMatchObject({ kind: 'retryable', status: 503 });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 429,
     });
@@ -71,7 +66,7 @@ describe('Bandwidth', () => {
       status: 401,
       json: { type: 'unauthorized', description: 'Authentication Failed for bw-password' },
     });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({ kind: 'permanent', status: 401 });
     expect((error as Error).message).toContain('Authentication Failed');
     expect((error as Error).message).not.toContain('bw-password');
@@ -98,10 +93,10 @@ describe('Bandwidth', () => {
         },
       },
     );
-    const refused = await failure(adapter().send(anSms({ to: '+55' })));
+    const refused = await rejectionOf(adapter().send(anSms({ to: '+55' })));
     expect(refused).toMatchObject({ kind: 'recipient', status: 400 });
     expect((refused as Error).message).toContain('must be a valid E164');
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
   });
 
   it('checks the credentials by listing one message', async () => {

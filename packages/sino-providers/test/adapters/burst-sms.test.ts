@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { burstSms } from '../../src/adapters/burst-sms/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
-const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
 const basic = `Basic ${Buffer.from('burst-key:burst-secret').toString('base64')}`;
 
 describe('BurstSMS', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const adapter = () =>
     burstSms.create(contextFor(peer.url, { apiKey: 'burst-key', secretKey: 'burst-secret' }));
@@ -58,10 +53,10 @@ describe('BurstSMS', () => {
         },
       },
     );
-    const first = await failure(adapter().send(anSms()));
+    const first = await rejectionOf(adapter().send(anSms()));
     expect(first).toBeInstanceOf(DeliveryError);
     expect(first).toMatchObject({ kind: 'retryable', status: 502 });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 429,
       message: '429: OVER_LIMIT: You have exceeded the request limit.',
@@ -75,7 +70,7 @@ describe('BurstSMS', () => {
         error: { code: 'AUTH_FAILED', description: 'Bad auth burst-key:burst-secret' },
       },
     });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({ kind: 'permanent', status: 401 });
     expect((error as Error).message).toContain('AUTH_FAILED');
     expect((error as Error).message).not.toContain('burst-key');
@@ -93,8 +88,8 @@ describe('BurstSMS', () => {
         json: { error: { code: 'LEDGER_ERROR', description: 'Insufficient funds.' } },
       },
     );
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
   });
 
   it('checks the credentials with GET /get-balance.json', async () => {

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { clickatell } from '../../src/adapters/clickatell/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
-
-const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('Clickatell', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const adapter = () => clickatell.create(contextFor(peer.url, { apiKey: 'ct-key-123' }));
   const answered = (message: Record<string, unknown>) => ({
@@ -44,10 +38,10 @@ describe('Clickatell', () => {
 
   it('fails retryable on a 5xx and on a 429', async () => {
     peer.reply({ status: 503, body: '' }, { status: 429, body: '' });
-    const first = await failure(adapter().send(anSms()));
+    const first = await rejectionOf(adapter().send(anSms()));
     expect(first).toBeInstanceOf(DeliveryError);
     expect(first).toMatchObject({ kind: 'retryable', status: 503 });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 429,
     });
@@ -63,7 +57,7 @@ describe('Clickatell', () => {
         errorDescription: 'ct-key-123 is not valid',
       },
     });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({ kind: 'permanent', status: 401 });
     expect((error as Error).message).toContain('1 Invalid or missing Integration API Key');
     expect((error as Error).message).not.toContain('ct-key-123');
@@ -81,10 +75,10 @@ describe('Clickatell', () => {
       }),
       answered({ accepted: false, errorCode: 20, error: 'Insufficient account balance' }),
     );
-    const refused = await failure(adapter().send(anSms({ to: '123' })));
+    const refused = await rejectionOf(adapter().send(anSms({ to: '123' })));
     expect(refused).toMatchObject({ kind: 'recipient', status: 202 });
     expect((refused as Error).message).toContain('Invalid recipient address');
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
   });
 
   it('checks the key with GET /public-client/balance', async () => {

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { clicksend } from '../../src/adapters/clicksend/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
-const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
 const basic = `Basic ${Buffer.from('locadora:cs-key-123').toString('base64')}`;
 
 describe('ClickSend', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const adapter = () =>
     clicksend.create(contextFor(peer.url, { user: 'locadora', apiKey: 'cs-key-123', from: 'Loc' }));
@@ -49,10 +44,10 @@ describe('ClickSend', () => {
 
   it('fails retryable on a 5xx and on a 429', async () => {
     peer.reply({ status: 500, body: '' }, { status: 429, body: '' });
-    const first = await failure(adapter().send(anSms()));
+    const first = await rejectionOf(adapter().send(anSms()));
     expect(first).toBeInstanceOf(DeliveryError);
     expect(first).toMatchObject({ kind: 'retryable', status: 500 });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 429,
     });
@@ -68,7 +63,7 @@ describe('ClickSend', () => {
         data: null,
       },
     });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({ kind: 'permanent', status: 401 });
     expect((error as Error).message).toContain('UNAUTHORIZED: Invalid API key');
     expect((error as Error).message).not.toContain('cs-key-123');
@@ -79,11 +74,11 @@ describe('ClickSend', () => {
       answered({ message_id: 'x1', status: 'INVALID_RECIPIENT' }),
       answered({ message_id: 'x2', status: 'INSUFFICIENT_CREDIT' }),
     );
-    expect(await failure(adapter().send(anSms({ to: '+55' })))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms({ to: '+55' })))).toMatchObject({
       kind: 'recipient',
       message: 'INVALID_RECIPIENT',
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'permanent',
       message: 'INSUFFICIENT_CREDIT',
     });

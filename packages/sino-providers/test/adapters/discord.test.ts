@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { discord } from '../../src/adapters/discord/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { aChatMessage, contextFor } from './fixtures.js';
+import { aChatMessage, contextFor, usePeer } from './fixtures.js';
 
 describe('Discord', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const token = 'kX9vQm2LrT7wZp4Ns8Jd1Hc6Yb3Fg5Ae0UiOoPl';
   const hook = (query = '') => `${peer.url}/api/webhooks/1234567890/${token}${query}`;

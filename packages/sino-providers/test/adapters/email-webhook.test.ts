@@ -1,15 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { emailWebhook } from '../../src/adapters/email-webhook/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anEmail, contextFor } from './fixtures.js';
+import { anEmail, contextFor, usePeer } from './fixtures.js';
 
 describe('Email Webhook', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const secret = 'hmac-secret-key-1';
   // context.baseUrl points nowhere: the URL is the credential.

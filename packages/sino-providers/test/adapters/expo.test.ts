@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expo } from '../../src/adapters/expo/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { aPush, contextFor } from './fixtures.js';
+import { aPush, contextFor, usePeer } from './fixtures.js';
 
 describe('Expo', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const apiKey = 'expo-access-token-1234';
   const first = 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]';

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { firetext } from '../../src/adapters/firetext/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('FireText', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = { apiKey: 'firetext-key-1', from: 'Locadora' };
   const adapter = () => firetext.create(contextFor(peer.url, credentials));
-  const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
 
   it('posts the documented form to /api/sendsms and reads X-Message', async () => {
     peer.reply({
@@ -36,7 +31,7 @@ describe('FireText', () => {
 
   it('fails retryable on a 5xx', async () => {
     peer.reply({ status: 503, body: 'Service Unavailable' });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 503,
     });
@@ -47,17 +42,17 @@ describe('FireText', () => {
       { status: 200, body: '1:0 Authentication error (firetext-key-1)' },
       { status: 200, body: '4:0 Insufficient credit' },
     );
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toBeInstanceOf(DeliveryError);
     expect(error).toMatchObject({ kind: 'permanent' });
     expect((error as Error).message).toContain('Authentication error');
     expect((error as Error).message).not.toContain('firetext-key-1');
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
   });
 
   it("fails recipient when FireText refuses the 'to' number", async () => {
     peer.reply({ status: 200, body: "2:0 Invalid 'to' parameter" });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({
       kind: 'recipient',
       message: "FireText 2: Invalid 'to' parameter",

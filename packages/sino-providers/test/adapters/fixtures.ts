@@ -1,3 +1,5 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
 import type {
   EmailMessage,
   PushMessage,
@@ -49,3 +51,20 @@ export const contextFor = (baseUrl: string, credentials: Record<string, unknown>
   credentials,
   timeoutMs: 2000,
 });
+
+/**
+ * The file's local HTTP peer: started before its tests, closed after them, its record of
+ * requests cleared before each test.
+ */
+export function usePeer(): HttpPeer {
+  let peer: HttpPeer | undefined;
+  beforeAll(async () => void (peer = await startHttpPeer()));
+  afterAll(() => peer?.close());
+  beforeEach(() => void peer?.requests.splice(0));
+  // Read through at each use: the peer exists only once `beforeAll` ran.
+  return new Proxy({} as HttpPeer, { get: (_, key) => Reflect.get(peer!, key) });
+}
+
+/** What a promise was rejected with (a test expects a failure). */
+export const rejectionOf = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.catch((e: unknown) => e);

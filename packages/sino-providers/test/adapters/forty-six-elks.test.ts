@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { fortySixElks } from '../../src/adapters/forty-six-elks/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
-const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
 const basic = `Basic ${Buffer.from('u1234abcd:elks-password').toString('base64')}`;
 
 describe('46elks', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const adapter = () =>
     fortySixElks.create(
@@ -55,10 +50,10 @@ describe('46elks', () => {
 
   it('fails retryable on a 5xx and on a 429', async () => {
     peer.reply({ status: 500, body: 'Internal error' }, { status: 429, body: 'Too many requests' });
-    const first = await failure(adapter().send(anSms()));
+    const first = await rejectionOf(adapter().send(anSms()));
     expect(first).toBeInstanceOf(DeliveryError);
     expect(first).toMatchObject({ kind: 'retryable', status: 500 });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 429,
     });
@@ -66,7 +61,7 @@ describe('46elks', () => {
 
   it('fails permanent on bad credentials, without the password', async () => {
     peer.reply({ status: 401, body: 'Authentication failed for elks-password' });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({ kind: 'permanent', status: 401 });
     expect((error as Error).message).toContain('Authentication failed');
     expect((error as Error).message).not.toContain('elks-password');
@@ -77,12 +72,12 @@ describe('46elks', () => {
       { status: 403, body: 'Invalid to number' },
       { status: 403, body: 'Not enough credits' },
     );
-    expect(await failure(adapter().send(anSms({ to: '+55' })))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms({ to: '+55' })))).toMatchObject({
       kind: 'recipient',
       status: 403,
       message: '403: Invalid to number',
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
   });
 
   it('checks the credentials with GET /a1/me', async () => {

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { gupshup } from '../../src/adapters/gupshup/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('Gupshup', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = { user: '2000123456', password: 'gupshup-pass-1' };
   const adapter = () => gupshup.create(contextFor(peer.url, credentials));
-  const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
 
   it('posts the documented SendMessage form and reads the id from the text answer', async () => {
     peer.reply({ status: 200, body: 'success | 5511999990000 | 3475786375286-2374\n' });
@@ -43,7 +38,7 @@ describe('Gupshup', () => {
 
   it('fails retryable on a 5xx', async () => {
     peer.reply({ status: 502, body: 'Bad Gateway' });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 502,
     });
@@ -51,7 +46,7 @@ describe('Gupshup', () => {
 
   it('fails permanent on an error answer for the credentials, without the password', async () => {
     peer.reply({ status: 200, body: 'error | 105 | Authentication failed for gupshup-pass-1' });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toBeInstanceOf(DeliveryError);
     expect(error).toMatchObject({ kind: 'permanent' });
     expect((error as Error).message).toContain('105 | Authentication failed');
@@ -60,7 +55,7 @@ describe('Gupshup', () => {
 
   it('fails recipient when Gupshup refuses the phone number', async () => {
     peer.reply({ status: 200, body: 'error | 102 | 5511999 is not a valid phone number' });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'recipient',
       message: 'Gupshup: 102 | 5511999 is not a valid phone number',
     });

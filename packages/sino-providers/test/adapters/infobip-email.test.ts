@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { infobipEmail } from '../../src/adapters/infobip-email/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anEmail, contextFor } from './fixtures.js';
+import { anEmail, contextFor, usePeer } from './fixtures.js';
 
 describe('Infobip email', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = { apiKey: 'ib-key-0123456789', baseUrl: 'https://xyz.api.infobip.example' };
   const adapter = () => infobipEmail.create(contextFor(peer.url, credentials));

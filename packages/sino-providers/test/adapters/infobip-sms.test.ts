@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { infobipSms } from '../../src/adapters/infobip-sms/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
-
-const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('Infobip SMS', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = { apiKey: 'ib-key-1', baseUrl: 'xyz.api.infobip.com', from: 'Locadora' };
   const adapter = () => infobipSms.create(contextFor(peer.url, credentials));
@@ -50,10 +44,10 @@ describe('Infobip SMS', () => {
 
   it('fails retryable on a 5xx and on a 429', async () => {
     peer.reply({ status: 500, body: 'oops' }, { status: 429, headers: { 'retry-after': '3' } });
-    const first = await failure(adapter().send(anSms()));
+    const first = await rejectionOf(adapter().send(anSms()));
     expect(first).toBeInstanceOf(DeliveryError);
     expect(first).toMatchObject({ kind: 'retryable', status: 500 });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 429,
       retryAfterMs: 3000,
@@ -69,7 +63,7 @@ describe('Infobip SMS', () => {
         },
       },
     });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({ kind: 'permanent', status: 401 });
     expect((error as Error).message).toContain('UNAUTHORIZED: Invalid login details');
     expect((error as Error).message).not.toContain('ib-key-1');
@@ -92,11 +86,11 @@ describe('Infobip SMS', () => {
         description: 'Not enough credits',
       }),
     );
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'recipient',
       message: 'REJECTED_DESTINATION: Invalid destination address',
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
   });
 
   it('checks the key with GET /account/1/balance', async () => {

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { kannel } from '../../src/adapters/kannel/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
-
-const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('Kannel', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = {
     host: 'kannel.internal',
@@ -49,10 +43,10 @@ describe('Kannel', () => {
 
   it('fails retryable on a 503 and when nobody answers in time', async () => {
     peer.reply({ status: 503, body: 'Sending failed.' }, { hang: true });
-    const first = await failure(adapter().send(anSms()));
+    const first = await rejectionOf(adapter().send(anSms()));
     expect(first).toBeInstanceOf(DeliveryError);
     expect(first).toMatchObject({ kind: 'retryable', status: 503 });
-    const late = await failure(
+    const late = await rejectionOf(
       kannel.create({ ...contextFor(peer.url, credentials), timeoutMs: 200 }).send(anSms()),
     );
     expect(late).toMatchObject({ kind: 'retryable', message: 'No answer within 200 ms' });
@@ -60,7 +54,7 @@ describe('Kannel', () => {
 
   it('fails permanent on refused credentials, naming neither the URL nor the password', async () => {
     peer.reply({ status: 403, body: 'Authorization failed for sendsms' });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({
       kind: 'permanent',
       status: 403,
@@ -72,7 +66,7 @@ describe('Kannel', () => {
 
   it('keeps the password out of a network error too', async () => {
     peer.reply({ drop: true });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({ kind: 'retryable' });
     expect((error as Error).message).not.toContain('kannel-pass');
   });
@@ -82,7 +76,7 @@ describe('Kannel', () => {
       status: 400,
       body: 'Number(s) has/have been denied by white- and/or black-lists.',
     });
-    expect(await failure(adapter().send(anSms({ to: 'abc' })))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms({ to: 'abc' })))).toMatchObject({
       kind: 'recipient',
       status: 400,
     });

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { mailgun } from '../../src/adapters/mailgun/index.js';
 import { mailbox } from '../../src/adapters/mailbox.js';
 import { basicAuth } from '../../src/adapters/http.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anEmail, contextFor } from './fixtures.js';
+import { anEmail, contextFor, usePeer } from './fixtures.js';
 
 describe('Mailgun', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = { apiKey: 'key-mg-secret-1', user: 'api', domain: 'mg.locadora.example' };
   const adapter = () => mailgun.create(contextFor(peer.url, credentials));

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { basicAuth } from '../../src/adapters/http.js';
 import { mailjet } from '../../src/adapters/mailjet/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anEmail, contextFor } from './fixtures.js';
+import { anEmail, contextFor, usePeer } from './fixtures.js';
 
 describe('Mailjet', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const adapter = () =>
     mailjet.create(contextFor(peer.url, { apiKey: 'mj-public-1', secretKey: 'mj-secret-1' }));

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { maqsam } from '../../src/adapters/maqsam/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
-const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
 const basic = `Basic ${Buffer.from('mq-access-id:mq-secret').toString('base64')}`;
 
 describe('Maqsam', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const adapter = () =>
     maqsam.create(
@@ -42,10 +37,10 @@ describe('Maqsam', () => {
 
   it('fails retryable on a 5xx and on a 429', async () => {
     peer.reply({ status: 500, body: '' }, { status: 429, body: '' });
-    const first = await failure(adapter().send(anSms()));
+    const first = await rejectionOf(adapter().send(anSms()));
     expect(first).toBeInstanceOf(DeliveryError);
     expect(first).toMatchObject({ kind: 'retryable', status: 500 });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 429,
     });
@@ -56,7 +51,7 @@ describe('Maqsam', () => {
       status: 401,
       json: { result: 'failure', message: 'Invalid credentials mq-secret' },
     });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({ kind: 'permanent', status: 401 });
     expect((error as Error).message).toContain('Invalid credentials');
     expect((error as Error).message).not.toContain('mq-secret');
@@ -64,7 +59,7 @@ describe('Maqsam', () => {
 
   it('fails permanent on a 200 whose result is a failure', async () => {
     peer.reply({ status: 200, json: { result: 'failure', message: 'Sender not allowed' } });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'permanent',
       status: 200,
       message: '200: Sender not allowed',

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mattermost } from '../../src/adapters/mattermost/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { aChatMessage, contextFor } from './fixtures.js';
+import { aChatMessage, contextFor, usePeer } from './fixtures.js';
 
 describe('Mattermost', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const hookId = 'xq7f3kz9u7gm5r1b4tws8yd6ah';
   const hook = () => `${peer.url}/hooks/${hookId}`;

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { msteams } from '../../src/adapters/msteams/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { aChatMessage, contextFor } from './fixtures.js';
+import { aChatMessage, contextFor, usePeer } from './fixtures.js';
 
 describe('MS Teams', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const secret = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';
   const hook = () => `${peer.url}/webhookb2/tenant@org/IncomingWebhook/${secret}/owner`;

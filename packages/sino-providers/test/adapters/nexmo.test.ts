@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { nexmo } from '../../src/adapters/nexmo/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('Nexmo (Vonage SMS API)', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = { apiKey: 'abcd1234', secretKey: 'vonage-secret-1', from: 'Locadora' };
   const adapter = () => nexmo.create(contextFor(peer.url, credentials));
-  const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
   const answer = (status: string, extra: Record<string, string> = {}) => ({
     status: 200,
     json: { 'message-count': '1', messages: [{ to: '5511999990000', status, ...extra }] },
@@ -49,11 +44,11 @@ describe('Nexmo (Vonage SMS API)', () => {
       status: 503,
       body: '',
     });
-    const throttled = await failure(adapter().send(anSms()));
+    const throttled = await rejectionOf(adapter().send(anSms()));
     expect(throttled).toBeInstanceOf(DeliveryError);
     expect(throttled).toMatchObject({ kind: 'retryable' });
     expect((throttled as Error).message).toContain('Throughput Rate Exceeded');
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 503,
     });
@@ -64,11 +59,11 @@ describe('Nexmo (Vonage SMS API)', () => {
       status: 401,
       body: 'Unauthorized',
     });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({ kind: 'permanent' });
     expect((error as Error).message).toContain('Bad Credentials');
     expect((error as Error).message).not.toContain('vonage-secret-1');
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'permanent',
       status: 401,
     });
@@ -82,11 +77,11 @@ describe('Nexmo (Vonage SMS API)', () => {
       answer('3', { 'error-text': 'Invalid from param' }),
       answer('9', { 'error-text': 'Quota Exceeded - rejected' }),
     );
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
   });
 
   it('checks the key and secret with the account balance', async () => {

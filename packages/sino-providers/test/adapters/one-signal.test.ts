@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oneSignal } from '../../src/adapters/one-signal/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { aPush, contextFor } from './fixtures.js';
+import { aPush, contextFor, usePeer } from './fixtures.js';
 
 describe('OneSignal', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const apiKey = 'os_v2_app_secretkey123';
   const appId = '202d4f61-1ca9-42df-9d36-bb17d8123abc';

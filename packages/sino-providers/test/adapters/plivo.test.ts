@@ -1,15 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError, WebhookRejected } from '../../src/adapters/errors.js';
 import { plivo } from '../../src/adapters/plivo/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('Plivo', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = {
     accountSid: 'MAXXXXXXXXXXXXXXXXXX',
@@ -17,7 +13,6 @@ describe('Plivo', () => {
     from: '+5511988880000',
   };
   const adapter = () => plivo.create(contextFor(peer.url, credentials));
-  const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
 
   it('posts the documented JSON to the Message resource with Basic auth and reads message_uuid', async () => {
     peer.reply({
@@ -45,11 +40,11 @@ describe('Plivo', () => {
       { status: 500, json: { api_id: 'a2', error: 'server error' } },
       { status: 429, json: { api_id: 'a3', error: 'rate_limit_exceeded' } },
     );
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 500,
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 429,
     });
@@ -60,7 +55,7 @@ describe('Plivo', () => {
       status: 401,
       json: { api_id: 'a4', error: 'authentication failed: plivo-token-1' },
     });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toBeInstanceOf(DeliveryError);
     expect(error).toMatchObject({ kind: 'permanent', status: 401 });
     expect((error as Error).message).toContain('authentication failed');
@@ -73,11 +68,11 @@ describe('Plivo', () => {
       { status: 202, json: { api_id: 'a6', message_uuid: [], invalid_number: ['5511999990000'] } },
       { status: 400, json: { api_id: 'a7', error: 'invalid src parameter' } },
     );
-    const first = await failure(adapter().send(anSms()));
+    const first = await rejectionOf(adapter().send(anSms()));
     expect(first).toMatchObject({ kind: 'recipient', status: 400 });
     expect((first as Error).message).toContain('invalid dst parameter');
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
   });
 
   it('checks the credentials by reading the account', async () => {

@@ -1,14 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pushWebhook } from '../../src/adapters/push-webhook/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { aPush, contextFor } from './fixtures.js';
+import { aPush, contextFor, usePeer } from './fixtures.js';
 
 describe('Push Webhook', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const secretKey = 'whsec-push-1234';
   const credentials = () => ({ webhookUrl: `${peer.url}/hooks/push?k=hook-token-9876`, secretKey });

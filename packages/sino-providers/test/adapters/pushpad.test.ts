@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pushpad } from '../../src/adapters/pushpad/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { aPush, contextFor } from './fixtures.js';
+import { aPush, contextFor, usePeer } from './fixtures.js';
 
 describe('Pushpad', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const apiKey = '5374d7dfeffa2eb49965624ba7596a09';
   const adapter = () => pushpad.create(contextFor(peer.url, { apiKey, applicationId: '763' }));

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ryver } from '../../src/adapters/ryver/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { aChatMessage, contextFor } from './fixtures.js';
+import { aChatMessage, contextFor, usePeer } from './fixtures.js';
 
 describe('Ryver', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const hookId = '8xtO4GzWw8PQGAIbc12d';
   const hook = () => `${peer.url}/application/webhook/${hookId}`;

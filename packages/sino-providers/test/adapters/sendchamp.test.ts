@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { sendchamp } from '../../src/adapters/sendchamp/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('Sendchamp', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = { apiKey: 'sendchamp_live_key1', from: 'Locadora' };
   const adapter = () => sendchamp.create(contextFor(peer.url, credentials));
-  const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
 
   it('posts the documented JSON to /api/v1/sms/send with a bearer key and reads the id', async () => {
     peer.reply({
@@ -50,11 +45,11 @@ describe('Sendchamp', () => {
 
   it('fails retryable on a 5xx and on a 429', async () => {
     peer.reply({ status: 503, body: '' }, { status: 429, json: { message: 'Too Many Attempts.' } });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 503,
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 429,
     });
@@ -68,12 +63,12 @@ describe('Sendchamp', () => {
       },
       { status: 200, json: { code: 400, status: 'error', message: 'Insufficient wallet balance' } },
     );
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toBeInstanceOf(DeliveryError);
     expect(error).toMatchObject({ kind: 'permanent', status: 401 });
     expect((error as Error).message).toContain('Unauthenticated');
     expect((error as Error).message).not.toContain('sendchamp_live_key1');
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'permanent',
       message: 'Sendchamp: Insufficient wallet balance',
     });
@@ -95,11 +90,11 @@ describe('Sendchamp', () => {
         json: { code: 422, status: 'error', errors: { sender_name: ['Sender name not approved'] } },
       },
     );
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'recipient',
       status: 422,
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'permanent',
       status: 422,
     });

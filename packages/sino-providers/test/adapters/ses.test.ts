@@ -1,10 +1,10 @@
 import aws4 from 'aws4';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { ses } from '../../src/adapters/ses/index.js';
-import { startHttpPeer, type HttpPeer, type Received } from '../peers/http-peer.js';
 import { mimeOf } from '../peers/smtp-peer.js';
-import { anEmail, contextFor } from './fixtures.js';
+import type { Received } from '../peers/http-peer.js';
+import { anEmail, contextFor, usePeer } from './fixtures.js';
 
 const credentials = {
   apiKey: 'AKIAEXAMPLEKEY1',
@@ -34,10 +34,7 @@ function expectValidSignature(req: Received) {
 }
 
 describe('SES', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const adapter = (over: Record<string, unknown> = {}) =>
     ses.create(contextFor(peer.url, { ...credentials, ...over }));

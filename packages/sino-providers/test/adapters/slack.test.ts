@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { slack } from '../../src/adapters/slack/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { aChatMessage, contextFor } from './fixtures.js';
+import { aChatMessage, contextFor, usePeer } from './fixtures.js';
 
 describe('Slack', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const token = 'Q3l8Yb2vJqW4p0xZ9mN1kR7c';
   const hook = () => `${peer.url}/services/T0001/B0002/${token}`;

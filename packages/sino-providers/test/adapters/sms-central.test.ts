@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { smsCentral } from '../../src/adapters/sms-central/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
-
-const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('SMS Central', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = { user: 'ana@locadora.example', password: 'central-pass', from: 'Locadora' };
   const adapter = () => smsCentral.create(contextFor(peer.url, credentials));
@@ -44,10 +38,10 @@ describe('SMS Central', () => {
 
   it('fails retryable on a 5xx and on a 429', async () => {
     peer.reply({ status: 502, body: '' }, { status: 429, body: '' });
-    const first = await failure(adapter().send(anSms()));
+    const first = await rejectionOf(adapter().send(anSms()));
     expect(first).toBeInstanceOf(DeliveryError);
     expect(first).toMatchObject({ kind: 'retryable', status: 502 });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 429,
     });
@@ -55,7 +49,7 @@ describe('SMS Central', () => {
 
   it('fails permanent on any other response code of a 200, without the password', async () => {
     peer.reply({ status: 200, body: 'Invalid USERNAME or PASSWORD (central-pass)' });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({ kind: 'permanent', status: 200 });
     expect((error as Error).message).toContain('Invalid USERNAME or PASSWORD');
     expect((error as Error).message).not.toContain('central-pass');

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { sms77 } from '../../src/adapters/sms77/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('sms77 (seven.io)', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = { apiKey: 'seven-key-1', from: 'Locadora' };
   const adapter = () => sms77.create(contextFor(peer.url, credentials));
-  const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
   const accepted = {
     success: '100',
     total_price: 0.075,
@@ -53,19 +48,19 @@ describe('sms77 (seven.io)', () => {
 
   it('fails retryable on a 5xx and on a carrier failure code', async () => {
     peer.reply({ status: 502, body: 'Bad Gateway' }, { status: 200, body: '600' });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 502,
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'retryable' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'retryable' });
   });
 
   it('fails permanent on a refused key (code 900), without the key', async () => {
     peer.reply({ status: 200, body: '900' }, { status: 401, body: 'Unauthorized seven-key-1' });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toBeInstanceOf(DeliveryError);
     expect(error).toMatchObject({ kind: 'permanent', message: 'seven.io code 900' });
-    const second = await failure(adapter().send(anSms()));
+    const second = await rejectionOf(adapter().send(anSms()));
     expect(second).toMatchObject({ kind: 'permanent', status: 401 });
     expect((second as Error).message).not.toContain('seven-key-1');
   });
@@ -90,8 +85,8 @@ describe('sms77 (seven.io)', () => {
         },
       },
     );
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
-    const second = await failure(adapter().send(anSms()));
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
+    const second = await rejectionOf(adapter().send(anSms()));
     expect(second).toMatchObject({ kind: 'recipient' });
     expect((second as Error).message).toContain('Invalid recipient');
   });

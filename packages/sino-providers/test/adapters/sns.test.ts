@@ -1,15 +1,12 @@
 import aws4 from 'aws4';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { sns } from '../../src/adapters/sns/index.js';
-import { startHttpPeer, type HttpPeer, type Received } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import type { Received } from '../peers/http-peer.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('SNS', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = {
     apiKey: 'AKIAEXAMPLE123',
@@ -17,7 +14,6 @@ describe('SNS', () => {
     region: 'sa-east-1',
   };
   const adapter = () => sns.create(contextFor(peer.url, credentials));
-  const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
   const xmlError = (type: string, code: string, message: string) =>
     `<ErrorResponse xmlns="https://sns.amazonaws.com/doc/2010-03-31/"><Error><Type>${type}</Type>` +
     `<Code>${code}</Code><Message>${message}</Message></Error><RequestId>r-1</RequestId></ErrorResponse>`;
@@ -86,14 +82,14 @@ describe('SNS', () => {
       { status: 400, body: xmlError('Sender', 'Throttling', 'Rate exceeded') },
       { status: 500, body: xmlError('Receiver', 'InternalError', 'Internal failure') },
     );
-    const throttled = await failure(adapter().send(anSms()));
+    const throttled = await rejectionOf(adapter().send(anSms()));
     expect(throttled).toBeInstanceOf(DeliveryError);
     expect(throttled).toMatchObject({
       kind: 'retryable',
       status: 400,
       message: '400: Throttling: Rate exceeded',
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 500,
     });
@@ -108,7 +104,7 @@ describe('SNS', () => {
         'The signature for aws-secret-key-1 does not match',
       ),
     });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toMatchObject({ kind: 'permanent', status: 403 });
     expect((error as Error).message).toContain('SignatureDoesNotMatch');
     expect((error as Error).message).not.toContain('aws-secret-key-1');
@@ -129,11 +125,11 @@ describe('SNS', () => {
         body: xmlError('Sender', 'InvalidParameter', 'Invalid parameter: Message too long'),
       },
     );
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'recipient',
       status: 400,
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'permanent',
       status: 400,
     });

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { sparkpost, sparkpostBase } from '../../src/adapters/sparkpost/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anEmail, contextFor } from './fixtures.js';
+import { anEmail, contextFor, usePeer } from './fixtures.js';
 
 describe('SparkPost', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const adapter = () =>
     sparkpost.create(contextFor(peer.url, { apiKey: 'sp-key-1234abcd', region: 'eu' }));

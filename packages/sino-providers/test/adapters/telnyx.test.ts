@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { telnyx } from '../../src/adapters/telnyx/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('Telnyx', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = {
     apiKey: 'KEY0123456789_telnyx',
@@ -16,7 +12,6 @@ describe('Telnyx', () => {
     from: '+5511988880000',
   };
   const adapter = () => telnyx.create(contextFor(peer.url, credentials));
-  const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
   const refusal = (status: number, code: string, title: string, pointer?: string) => ({
     status,
     json: { errors: [{ code, title, detail: title, ...(pointer && { source: { pointer } }) }] },
@@ -53,11 +48,11 @@ describe('Telnyx', () => {
       ...refusal(429, '10011', 'Too many requests'),
       headers: { 'retry-after': '2' },
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 500,
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 429,
       retryAfterMs: 2000,
@@ -66,7 +61,7 @@ describe('Telnyx', () => {
 
   it('fails permanent on a bad key, without the key', async () => {
     peer.reply(refusal(401, '10009', 'Authentication failed for KEY0123456789_telnyx'));
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toBeInstanceOf(DeliveryError);
     expect(error).toMatchObject({ kind: 'permanent', status: 401 });
     expect((error as Error).message).toContain('Authentication failed');
@@ -80,16 +75,16 @@ describe('Telnyx', () => {
       refusal(422, '10002', 'Invalid phone number', '/to'),
       refusal(422, '10002', 'Invalid phone number', '/from'),
     );
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'recipient',
       status: 400,
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'recipient',
       status: 422,
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'permanent',
       status: 422,
     });

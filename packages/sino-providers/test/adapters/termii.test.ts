@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { termii } from '../../src/adapters/termii/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('Termii', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = { apiKey: 'TL-termii-key-1', from: 'Locadora' };
   const adapter = () => termii.create(contextFor(peer.url, credentials));
-  const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
 
   it('posts the documented JSON to /api/sms/send and reads the message id', async () => {
     peer.reply({
@@ -54,11 +49,11 @@ describe('Termii', () => {
 
   it('fails retryable on a 5xx and on a 429', async () => {
     peer.reply({ status: 500, body: '' }, { status: 429, json: { message: 'Too many requests' } });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 500,
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 429,
     });
@@ -69,13 +64,13 @@ describe('Termii', () => {
       { status: 401, json: { message: 'Invalid API key TL-termii-key-1' } },
       { status: 200, json: { message: 'Insufficient balance' } },
     );
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toBeInstanceOf(DeliveryError);
     expect(error).toMatchObject({ kind: 'permanent', status: 401 });
     expect((error as Error).message).toContain('Invalid API key');
     expect((error as Error).message).not.toContain('TL-termii-key-1');
     // A 200 without a message id is no acceptance.
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'permanent',
       message: 'Termii: Insufficient balance',
     });

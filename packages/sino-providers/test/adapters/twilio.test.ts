@@ -1,15 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError, WebhookRejected } from '../../src/adapters/errors.js';
 import { twilio } from '../../src/adapters/twilio/index.js';
-import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
-import { anSms, contextFor } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('Twilio', () => {
-  let peer: HttpPeer;
-  beforeAll(async () => void (peer = await startHttpPeer()));
-  afterAll(() => peer.close());
-  beforeEach(() => void peer.requests.splice(0));
+  const peer = usePeer();
 
   const credentials = {
     accountSid: 'AC0123456789abcdef0123456789abcdef',
@@ -17,7 +13,6 @@ describe('Twilio', () => {
     from: '+5511988880000',
   };
   const adapter = () => twilio.create(contextFor(peer.url, credentials));
-  const failure = (promise: Promise<unknown>) => promise.catch((e: unknown) => e);
 
   it('posts the documented form to the Messages resource with Basic auth and reads the sid', async () => {
     peer.reply({ status: 201, json: { sid: 'SM123', status: 'queued' } });
@@ -56,11 +51,11 @@ describe('Twilio', () => {
         json: { code: 20429, message: 'Too Many Requests' },
       },
     );
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 500,
     });
-    expect(await failure(adapter().send(anSms()))).toMatchObject({
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({
       kind: 'retryable',
       status: 429,
       retryAfterMs: 3000,
@@ -72,7 +67,7 @@ describe('Twilio', () => {
       status: 401,
       json: { code: 20003, message: 'Authenticate auth-token-1', status: 401 },
     });
-    const error = await failure(adapter().send(anSms()));
+    const error = await rejectionOf(adapter().send(anSms()));
     expect(error).toBeInstanceOf(DeliveryError);
     expect(error).toMatchObject({ kind: 'permanent', status: 401 });
     expect((error as Error).message).toContain('Authenticate');
@@ -95,12 +90,12 @@ describe('Twilio', () => {
       },
       { status: 400, json: { code: 21606, message: "The 'From' phone number is not valid" } },
     );
-    const invalid = await failure(adapter().send(anSms()));
+    const invalid = await rejectionOf(adapter().send(anSms()));
     expect(invalid).toMatchObject({ kind: 'recipient', status: 400 });
     expect((invalid as Error).message).toContain('21211');
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'recipient' });
     // A sender problem is the integration's, not the recipient's.
-    expect(await failure(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
+    expect(await rejectionOf(adapter().send(anSms()))).toMatchObject({ kind: 'permanent' });
   });
 
   it('checks the credentials by reading the account', async () => {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { required } from '../credentials.js';
 import { DeliveryError, WebhookRejected } from '../errors.js';
-import { basicAuth, call, ensureOk, failureOf, redact, urlOf } from '../http.js';
+import { basicAuth, call, ensureOk, failureOf, redact, urlOf, headerOf } from '../http.js';
 import { defineAdapter, type DeliveryEvent, type DeliveryState } from '../types.js';
 
 /**
@@ -108,13 +108,4 @@ function errorOf(text: string): string {
   } catch {
     return text;
   }
-}
-
-function headerOf(
-  headers: Readonly<Record<string, string | string[] | undefined>>,
-  name: string,
-): string | undefined {
-  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-  const value = key === undefined ? undefined : headers[key];
-  return Array.isArray(value) ? value[0] : value;
 }

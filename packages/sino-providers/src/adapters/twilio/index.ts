@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { required } from '../credentials.js';
 import { WebhookRejected } from '../errors.js';
-import { basicAuth, call, ensureOk, failureOf, urlOf } from '../http.js';
+import { basicAuth, call, ensureOk, failureOf, urlOf, headerOf } from '../http.js';
 import { defineAdapter, type DeliveryEvent, type DeliveryState } from '../types.js';
 
 /**
@@ -110,12 +110,3 @@ const STATES: Record<string, DeliveryState> = {
 };
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-function headerOf(
-  headers: Readonly<Record<string, string | string[] | undefined>>,
-  name: string,
-): string | undefined {
-  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-  const value = key === undefined ? undefined : headers[key];
-  return Array.isArray(value) ? value[0] : value;
-}
