@@ -251,6 +251,36 @@ describe('a workflow with a step per channel', () => {
     expect((await detailsOf(all[4]!.id)).map((d) => d.code)).toEqual([1007]);
   });
 
+  it("sends the trigger's attachments with the email, and logs the ones it cannot read", async () => {
+    clear();
+    peers.sendgrid.reply({ status: 202, headers: { 'x-message-id': 'sg-att' } });
+    const name = await workflow([EVERY_CHANNEL[0]!]);
+    await trigger(name, 'ana', 'tx-attachments', {
+      attachments: [
+        {
+          file: Buffer.from('contrato R-42').toString('base64'),
+          name: 'contrato.txt',
+          mime: 'text/plain',
+        },
+        { name: 'sem-arquivo.pdf' },
+      ],
+    });
+    const [job] = await settledJobs('tx-attachments');
+    expect(job!.status).toBe('completed');
+    expect(peers.sendgrid.requests[0]!.json().attachments).toEqual([
+      {
+        content: Buffer.from('contrato R-42').toString('base64'),
+        filename: 'contrato.txt',
+        type: 'text/plain',
+        disposition: 'attachment',
+      },
+    ]);
+    expect((await detailsOf(job!.id))[0]).toMatchObject({
+      status: 'Warning',
+      detail: 'Attachments left out: attachment 2 needs a base64 "file" and a "name"',
+    });
+  });
+
   it('fails over from a failing primary to the next integration at once, and logs it', async () => {
     clear();
     peers.sendgrid.reply({ status: 500, body: 'internal error' });
@@ -386,7 +416,24 @@ describe('a workflow with a step per channel', () => {
     expect(right.statusCode).toBe(200);
     expect(right.json()).toEqual({ data: { received: 1, matched: 1 } });
     expect(await messageOf('tx-retry', 'sms')).toMatchObject({ deliveryStatus: 'delivered' });
-    // A late "sent" does not take it back.
+  });
+
+  it('answers 404 for a provider with no active integration here, or whose webhooks Sino does not read', async () => {
+    const base = `/v1/webhooks/organizations/${t.credentials.organizationId}/environments/${t.credentials.environmentId}`;
+    const post = (path: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${base}${path}`,
+        headers: { 'content-type': 'application/json' },
+        payload: '[]',
+      });
+    const unknown = await post('/sms/plivo');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('No active plivo sms integration here');
+    const unread = await post('/email/sendgrid');
+    expect(unread.statusCode).toBe(404);
+    expect(unread.json().message).toBe('Sino does not read sendgrid delivery webhooks');
+    expect((await post('/fax/sendgrid')).statusCode).toBe(400);
   });
 });
 

@@ -54,6 +54,28 @@ describe('a new environment', () => {
   });
 });
 
+describe('every integrations route', () => {
+  it('answers 401 without an API key', async () => {
+    const id = '000000000000000000000000';
+    for (const [method, url] of [
+      ['GET', '/v1/integrations'],
+      ['GET', '/v1/integrations/active'],
+      ['GET', '/v1/integrations/in-app/status'],
+      ['GET', '/v1/integrations/webhook/provider/twilio/status'],
+      ['PUT', `/v1/integrations/${id}`],
+      ['POST', `/v1/integrations/${id}/set-primary`],
+      ['POST', `/v1/integrations/${id}/check`],
+      ['DELETE', `/v1/integrations/${id}`],
+    ] as const) {
+      const r = await t.api(method, url, {
+        authorization: null,
+        body: method === 'PUT' ? {} : undefined,
+      });
+      expect(r.statusCode, `${method} ${url}`).toBe(401);
+    }
+  });
+});
+
 describe('POST /v1/integrations', () => {
   it('answers 401 without an API key, and writes nothing', async () => {
     const before = (await stored()).length;
@@ -242,6 +264,8 @@ describe('PUT, set-primary, check, DELETE', () => {
     ).toEqual({
       data: false,
     });
+    const twilio = await t.api('GET', '/v1/integrations/webhook/provider/twilio/status');
+    expect(twilio.json()).toEqual({ data: true });
   });
 });
 
