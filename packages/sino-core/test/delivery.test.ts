@@ -329,6 +329,26 @@ describe('a workflow with a step per channel', () => {
     });
   });
 
+  it("waits as long as a 429's Retry-After asks, when that is longer than the schedule's wait", async () => {
+    clear();
+    peers.twilio.reply(
+      {
+        status: 429,
+        headers: { 'retry-after': '1' },
+        json: { code: 20429, message: 'Too Many Requests' },
+      },
+      { status: 201, json: { sid: 'SM3' } },
+    );
+    const name = await workflow([EVERY_CHANNEL[1]!]);
+    await trigger(name, 'ana', 'tx-retry-after');
+    const [job] = await settledJobs('tx-retry-after');
+    expect(job!.status).toBe('completed');
+    const pending = (await detailsOf(job!.id)).find((d) => d.status === 'Pending');
+    // The schedule's wait is 300 ms; Twilio asked for 1 s.
+    expect(pending!.raw).toMatchObject({ attempts: 1, delayMs: 1000 });
+    expect(peers.twilio.requests).toHaveLength(2);
+  });
+
   it("stops at the recipient's own failure: no failover, no retry", async () => {
     clear();
     peers.twilio.reply({

@@ -1,5 +1,5 @@
 import { WebhookRejected, type DeliveryEvent, type WebhookRequest } from '@sino/providers';
-import { notFound, unauthorized } from '../errors.js';
+import { badRequest, notFound, unauthorized } from '../errors.js';
 import { openCredentials } from '../modules/integrations/credentials.js';
 import type { IntegrationRepository } from '../modules/integrations/repository.js';
 import type { SecretBox } from '../secret-box.js';
@@ -43,7 +43,9 @@ export function createWebhookReceiver(deps: {
           break;
         } catch (error) {
           // Signed with another integration's secret, maybe: try the next one.
-          if (!(error instanceof WebhookRejected)) throw error;
+          if (error instanceof WebhookRejected) continue;
+          // A signed body the adapter cannot read: the provider's to fix, not a server error.
+          throw badRequest(`The ${target.providerId} webhook body could not be read`);
         }
       }
       if (!events) throw unauthorized('The webhook signature does not match');

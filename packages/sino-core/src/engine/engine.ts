@@ -423,7 +423,9 @@ export function createEngine(deps: EngineDeps) {
       return 'failed';
     }
     const jitter = 1 + deps.retries.jitter * (2 * Math.random() - 1);
-    const delayMs = Math.max(Math.round(wait * jitter), outcome.retryAfterMs ?? 0);
+    // A provider's Retry-After may lengthen the wait, up to an hour.
+    const asked = Math.min(outcome.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS);
+    const delayMs = Math.max(Math.round(wait * jitter), asked);
     const runAt = new Date(deps.now().getTime() + delayMs);
     const delayed = await repo.transition(job.id, ['running'], 'delayed', { runAt, attempts });
     if (!delayed) return 'waiting';
@@ -662,6 +664,9 @@ export function createEngine(deps: EngineDeps) {
 }
 
 export type Engine = ReturnType<typeof createEngine>;
+
+/** The longest wait a provider's `Retry-After` can impose on a retry. */
+const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;
 
 /** Triggers naming at most this many subscribers (and no topic) run first steps in the fan-out. */
 const INLINE_RECIPIENTS = 10;
