@@ -61,7 +61,9 @@ export async function call(context: AdapterContext, request: HttpCall): Promise<
     response = await fetch(request.url, {
       method: request.method,
       headers,
-      body: body ?? null,
+      // Node's Buffer is a Uint8Array over any ArrayBuffer; the DOM's typing (under which the
+      // widget's tests compile this) wants a plain one. At run time fetch takes both.
+      body: (body ?? null) as RequestInit['body'],
       signal: AbortSignal.timeout(context.timeoutMs),
       redirect: 'error',
     });

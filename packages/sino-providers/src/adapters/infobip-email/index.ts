@@ -32,7 +32,11 @@ export const infobipEmail = defineAdapter({
         form.append('text', message.text);
         form.append('html', message.html);
         for (const a of message.attachments ?? [])
-          form.append('attachment', new Blob([a.content], { type: a.mime }), a.name);
+          form.append(
+            'attachment',
+            new Blob([new Uint8Array(a.content)], { type: a.mime }),
+            a.name,
+          );
         form.append('callbackData', message.id);
         const answer = await call(context, {
           method: 'POST',

@@ -41,7 +41,11 @@ export const mailgun = defineAdapter({
         // A user variable: Mailgun echoes it in every event of the message.
         form.append('v:sinoMessageId', message.id);
         for (const a of message.attachments ?? [])
-          form.append('attachment', new Blob([a.content], { type: a.mime }), a.name);
+          form.append(
+            'attachment',
+            new Blob([new Uint8Array(a.content)], { type: a.mime }),
+            a.name,
+          );
         const answer = await call(regional, {
           method: 'POST',
           url: urlOf(regional, base, `/v3/${domainPath()}/messages`),
