@@ -14,6 +14,7 @@ import {
 import { openDatabase } from '@locadora/db';
 import {
   criarEntregadorDoOutbox,
+  fluxosDaLocadora,
   garantirFluxos,
   locadoraApi,
   migracoesLocadora,
@@ -219,7 +220,12 @@ export async function construirApp(
   await app.ready();
   if (chaveSino) {
     await exigirHashDoAssinante(app, chaveSino);
-    const fluxos = await garantirFluxos(clienteSinoLocal(app, chaveSino));
+    // Emails link into the app: its public address, or this server's own.
+    const enderecoDoApp = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+    const fluxos = await garantirFluxos(
+      clienteSinoLocal(app, chaveSino),
+      fluxosDaLocadora(enderecoDoApp),
+    );
     app.log.info({ fluxos }, 'Sino: fluxos da Locadora garantidos');
   } else {
     app.log.warn(

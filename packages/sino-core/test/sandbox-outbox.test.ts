@@ -117,3 +117,32 @@ describe('GET /v1/sandbox/outbox', () => {
     ]);
   });
 });
+
+describe('migration 0004 on an existing install', () => {
+  it('gives environments made before delivery the sandbox providers, once', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { sql } = await import('drizzle-orm');
+    const file = readFileSync(new URL('../drizzle/0004_delivery.sql', import.meta.url), 'utf8');
+    const backfill = file.split('--> statement-breakpoint').at(-1)!;
+    // An environment as an earlier version made it: in-app only.
+    const old = await addEnvironment(t);
+    const of = async () =>
+      (
+        await t.db.execute<{ provider_id: string; active: boolean; primary: boolean }>(
+          sql`select provider_id, active, "primary" from sino.integrations
+              where environment_id = ${old.environmentId} order by provider_id`,
+        )
+      ).rows;
+    expect(await of()).toEqual([]);
+    await t.db.execute(sql.raw(backfill));
+    await t.db.execute(sql.raw(backfill));
+    expect(await of()).toEqual([
+      { provider_id: 'novu-email', active: true, primary: true },
+      { provider_id: 'novu-sms', active: true, primary: true },
+    ]);
+    // The environments that had theirs keep exactly one of each.
+    const mine = await t.api('GET', '/v1/integrations');
+    const providers = (mine.json().data as { providerId: string }[]).map((i) => i.providerId);
+    expect(providers.filter((p) => p === 'novu-email')).toHaveLength(1);
+  });
+});
