@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asc, eq, sql } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { integrations } from '../src/db/schema.js';
 import { addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
 
 /**
@@ -120,19 +123,20 @@ describe('GET /v1/sandbox/outbox', () => {
 
 describe('migration 0004 on an existing install', () => {
   it('gives environments made before delivery the sandbox providers, once', async () => {
-    const { readFileSync } = await import('node:fs');
-    const { sql } = await import('drizzle-orm');
     const file = readFileSync(new URL('../drizzle/0004_delivery.sql', import.meta.url), 'utf8');
     const backfill = file.split('--> statement-breakpoint').at(-1)!;
     // An environment as an earlier version made it: in-app only.
     const old = await addEnvironment(t);
-    const of = async () =>
-      (
-        await t.db.execute<{ provider_id: string; active: boolean; primary: boolean }>(
-          sql`select provider_id, active, "primary" from sino.integrations
-              where environment_id = ${old.environmentId} order by provider_id`,
-        )
-      ).rows;
+    const of = () =>
+      t.db
+        .select({
+          provider_id: integrations.providerId,
+          active: integrations.active,
+          primary: integrations.primary,
+        })
+        .from(integrations)
+        .where(eq(integrations.environmentId, old.environmentId))
+        .orderBy(asc(integrations.providerId));
     expect(await of()).toEqual([]);
     await t.db.execute(sql.raw(backfill));
     await t.db.execute(sql.raw(backfill));
