@@ -3,7 +3,6 @@ import { preparedSql, type Database } from '@locadora/db';
 import type { JobStatus } from '@sino/shared';
 import {
   executionDetails,
-  integrations,
   jobs,
   messages,
   notifications,
@@ -384,24 +383,6 @@ export function createEngineRepository(db: Database) {
 
     async recordDetail(d: NewExecutionDetail): Promise<void> {
       await db.insert(executionDetails).values({ id: newId(), ...d });
-    },
-
-    /** The environment's active, primary-first integration of a channel. */
-    async activeIntegration(environmentId: string, channel: string) {
-      const [i] = await db
-        .select()
-        .from(integrations)
-        .where(
-          and(
-            eq(integrations.environmentId, environmentId),
-            eq(integrations.channel, channel as never),
-            eq(integrations.active, true),
-            isNull(integrations.deletedAt),
-          ),
-        )
-        .orderBy(sql`${integrations.primary} desc`, asc(integrations.createdAt))
-        .limit(1);
-      return i;
     },
 
     /** The subscriber's workflow and global preference rows. */
