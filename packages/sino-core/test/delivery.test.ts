@@ -16,6 +16,7 @@ let t: SinoTestApp;
 const peers: Record<'sendgrid' | 'mailgun' | 'twilio' | 'chat' | 'expo', HttpPeer> = {} as never;
 const secrets = {
   sendgrid: 'SG.delivery-secret-0001',
+  rotated: 'SG.delivery-rotated-0006',
   mailgun: 'mg-delivery-secret-0002',
   twilio: 'twilio-token-secret-0003',
   expo: 'expo-access-secret-0004',
@@ -327,6 +328,34 @@ describe('a workflow with a step per channel', () => {
       deliveryStatus: 'sent',
       providerMessageId: 'SM2',
     });
+  });
+
+  it('uses new credentials from the next delivery on, and stops using a deactivated integration', async () => {
+    clear();
+    const rotated = 'SG.delivery-rotated-0006';
+    const put = await t.api('PUT', `/v1/integrations/${ids['sendgrid']}`, {
+      body: {
+        credentials: { apiKey: rotated, from: 'reservas@locadora.example', senderName: 'Locadora' },
+      },
+    });
+    expect(put.statusCode).toBe(200);
+    peers.sendgrid.reply({ status: 202, headers: { 'x-message-id': 'sg-rotated' } });
+    const name = await workflow([EVERY_CHANNEL[0]!]);
+    await trigger(name, 'ana', 'tx-rotated');
+    expect((await settledJobs('tx-rotated'))[0]!.status).toBe('completed');
+    expect(peers.sendgrid.requests[0]!.headers.authorization).toBe(`Bearer ${rotated}`);
+
+    // Off: the next email goes straight to Mailgun, with no failed try first.
+    await t.api('PUT', `/v1/integrations/${ids['sendgrid']}`, { body: { active: false } });
+    clear();
+    peers.mailgun.reply({ status: 200, json: { id: '<mg-2@mg.locadora.example>' } });
+    await trigger(name, 'ana', 'tx-deactivated');
+    const [job] = await settledJobs('tx-deactivated');
+    expect(peers.sendgrid.requests).toHaveLength(0);
+    expect((await detailsOf(job!.id)).map((d) => d.detail)).toEqual([
+      'Message sent through Mailgun (mailgun)',
+    ]);
+    await t.api('POST', `/v1/integrations/${ids['sendgrid']}/set-primary`);
   });
 
   it("waits as long as a 429's Retry-After asks, when that is longer than the schedule's wait", async () => {
