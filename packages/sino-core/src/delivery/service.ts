@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import {
   DeliveryError,
   redact,
@@ -15,6 +14,7 @@ import type { Integration, IntegrationRepository } from '../modules/integrations
 import type { CredentialValues } from '../modules/integrations/credentials.js';
 import type { IntegrationCache } from './integration-cache.js';
 import type { Subscriber } from '../modules/subscribers/repository.js';
+import type { ErrorLog } from '../errors.js';
 import { attachmentsOf, plainTextOf, withPreheader } from './content.js';
 import type { ProviderDirectory } from './directory.js';
 import type { DeliveryRepository } from './repository.js';
@@ -50,7 +50,8 @@ export function createDeliveryService(deps: {
   repo: DeliveryRepository;
   directory: ProviderDirectory;
   integrationCache: IntegrationCache;
-  log: FastifyBaseLogger;
+  /** Where an adapter's unexpected failure is told, with its stack, to the operator. */
+  log: ErrorLog;
 }): DeliveryPort {
   /** The integrations that can reach this subscriber, or why none can. */
   function routesOf(
