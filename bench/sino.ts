@@ -552,7 +552,8 @@ async function fila(banco: pg.Client, transacoes: string): Promise<Fila> {
     [transacoes],
   );
   const boss = await banco.query<{ chave: string; n: number }>(
-    `select state as chave, count(*)::int as n from sino.queue_jobs where queue = 'sino-jobs' group by 1 order by 1`,
+    // Jobs waiting for a later time (the sandbox's hourly trim) are not backlog.
+    `select state as chave, count(*)::int as n from sino.queue_jobs where queue = 'sino-jobs' and (state <> 'waiting' or start_after <= now()) group by 1 order by 1`,
   );
   const contar = async (sql: string) =>
     (await banco.query<{ n: number }>(sql, [transacoes])).rows[0]!.n;
@@ -576,7 +577,8 @@ async function filaVazia(banco: pg.Client): Promise<void> {
   }
 }
 
-const PENDENTES = `select count(*)::int as n from sino.queue_jobs where queue = 'sino-jobs' and state in ('waiting', 'active')`;
+/** Jobs due or running: a job waiting for a later time (the sandbox's hourly trim) is not backlog. */
+const PENDENTES = `select count(*)::int as n from sino.queue_jobs where queue = 'sino-jobs' and (state = 'active' or (state = 'waiting' and start_after <= now()))`;
 
 /** Watches the backlog drain for up to ESCOAMENTO_S seconds. */
 async function escoar(banco: pg.Client, transacoes: string): Promise<Escoamento> {

@@ -120,14 +120,19 @@ export const sinoCore = fp<SinoOptions>(
     });
     if (options.runWorkers !== false) {
       await queue.work(
-        ({ data }) =>
-          data.kind === 'wake-snoozed'
-            ? services.messages.wakeSnoozed(data)
-            : services.engine.process(data),
+        async ({ data }) => {
+          if (data.kind === 'wake-snoozed') return services.messages.wakeSnoozed(data);
+          if (data.kind === 'purge-sandbox') {
+            await services.sandboxRetention.run(data);
+            return;
+          }
+          return services.engine.process(data);
+        },
         {
           concurrency: options.workerConcurrency ?? 24,
         },
       );
+      await services.sandboxRetention.start();
     }
   },
   { name: 'sino-core', fastify: '5.x' },

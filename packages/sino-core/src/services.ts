@@ -30,6 +30,7 @@ import { createDeliveryService } from './delivery/service.js';
 import { retryScheduleOf } from './delivery/options.js';
 import { createWebhookReceiver } from './delivery/webhooks.js';
 import { createIntegrationCache } from './delivery/integration-cache.js';
+import { createSandboxRetention } from './delivery/sandbox-retention.js';
 
 /** Builds every Sino service once, on its dependencies (database, secrets, sockets). */
 export function createSinoServices(
@@ -82,6 +83,7 @@ export function createSinoServices(
     integrationCache,
     log,
   });
+  const sandboxRetention = createSandboxRetention({ repo: deliveries, scheduler: queue });
   const webhooks = createWebhookReceiver({
     integrations: integrationRepository,
     repo: deliveries,
@@ -109,6 +111,7 @@ export function createSinoServices(
     deliveries,
     providers,
     webhooks,
+    sandboxRetention,
     engine,
     events,
     secrets,

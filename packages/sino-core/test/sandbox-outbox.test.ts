@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import { readFileSync } from 'node:fs';
-import { integrations } from '../src/db/schema.js';
+import { integrations, queueJobs, sandboxOutbox } from '../src/db/schema.js';
+import { createSandboxRetention } from '../src/delivery/sandbox-retention.js';
 import { addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
 
 /**
@@ -149,4 +150,45 @@ describe('migration 0004 on an existing install', () => {
     const providers = (mine.json().data as { providerId: string }[]).map((i) => i.providerId);
     expect(providers.filter((p) => p === 'novu-email')).toHaveLength(1);
   });
+});
+
+describe('retention', () => {
+  it('trims the outbox to its last seven days, and queues the next trim once per hour', async () => {
+    const [recent] = await t.db.select().from(sandboxOutbox).limit(1);
+    const old = { ...recent!, id: '0'.repeat(23) + '1', messageId: '0'.repeat(23) + '2' };
+    await t.db
+      .insert(sandboxOutbox)
+      .values({ ...old, createdAt: new Date(Date.now() - 8 * 24 * 60 * 60 * 1000) });
+    const queued: { delayMs?: number; dedupeKey?: string }[] = [];
+    const now = Date.now();
+    const retention = createSandboxRetention({
+      repo: t.app.sino.deliveries,
+      scheduler: { enqueue: async (_task, options) => (queued.push(options), 'job') },
+      now: () => now,
+    });
+    // Eight days old is past retention; today's mail is not.
+    expect(await retention.run({ kind: 'purge-sandbox' })).toBe(1);
+    expect(await retention.run({ kind: 'purge-sandbox' })).toBe(0);
+    const left = await t.db.select({ id: sandboxOutbox.id }).from(sandboxOutbox);
+    expect(left.map((r) => r.id)).not.toContain(old.id);
+    expect(left.map((r) => r.id)).toContain(recent!.id);
+    // The next trim at the top of the next hour, named after it: one per hour across nodes.
+    const hour = 60 * 60 * 1000;
+    const next = (Math.floor(now / hour) + 1) * hour;
+    expect(queued[0]).toEqual({ delayMs: next - now, dedupeKey: `purge-sandbox:${next}` });
+    expect(queued[1]).toEqual(queued[0]);
+  });
+
+  it.skipIf(process.env.TEST_SINO_REDIS_URL)(
+    'is queued by the server at start, once (the database queue)',
+    async () => {
+      const trims = await t.db
+        .select({ state: queueJobs.state, startAfter: queueJobs.startAfter })
+        .from(queueJobs)
+        .where(sql`${queueJobs.data}->>'kind' = 'purge-sandbox'`);
+      expect(trims).toHaveLength(1);
+      expect(trims[0]!.state).toBe('waiting');
+      expect(trims[0]!.startAfter.getTime()).toBeGreaterThan(Date.now());
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
 import type { Channel } from '@sino/shared';
 import { messages, sandboxOutbox, type DeliveryStatus } from '../db/schema.js';
@@ -146,6 +146,15 @@ export function createDeliveryRepository(db: Database) {
         .offset(query.page * query.limit)
         .limit(query.limit + 1);
       return { items: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+    },
+
+    /** Deletes what the sandbox delivered before `before`; answers how many rows went. */
+    async purgeSandbox(before: Date): Promise<number> {
+      const gone = await db
+        .delete(sandboxOutbox)
+        .where(lt(sandboxOutbox.createdAt, before))
+        .returning({ id: sandboxOutbox.id });
+      return gone.length;
     },
 
     async sandboxMail(environmentId: string, id: string): Promise<SandboxMail | undefined> {
