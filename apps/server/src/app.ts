@@ -14,7 +14,6 @@ import {
 import { openDatabase } from '@locadora/db';
 import {
   criarEntregadorDoOutbox,
-  fluxosDaLocadora,
   garantirFluxos,
   locadoraApi,
   migracoesLocadora,
@@ -220,12 +219,7 @@ export async function construirApp(
   await app.ready();
   if (chaveSino) {
     await exigirHashDoAssinante(app, chaveSino);
-    // Emails link into the app: its public address, or this server's own.
-    const enderecoDoApp = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-    const fluxos = await garantirFluxos(
-      clienteSinoLocal(app, chaveSino),
-      fluxosDaLocadora(enderecoDoApp),
-    );
+    const fluxos = await garantirFluxos(clienteSinoLocal(app, chaveSino));
     app.log.info({ fluxos }, 'Sino: fluxos da Locadora garantidos');
   } else {
     app.log.warn(

@@ -12,8 +12,6 @@ const booleano = (padrao: boolean) =>
 export const esquemaDeConfiguracao = z.object({
   PORT: inteiro(3000, 0, 65_535),
   HOST: z.string().min(1).default('0.0.0.0'),
-  /** Where users reach the app, for the links in Locadora's emails; http://localhost:PORT when unset. */
-  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('./data'),
   PGLITE_DIR: z.string().min(1).optional(),

@@ -11,7 +11,7 @@ export const migracoesLocadora: Migrations = {
   schema: 'locadora',
 };
 export { CONTAS_DEMO } from './seed/referencia.js';
-export { fluxosDaLocadora, garantirFluxos } from './notificacoes/fluxos.js';
+export { FLUXOS_LOCADORA, garantirFluxos } from './notificacoes/fluxos.js';
 export {
   criarEntregadorDoOutbox,
   idDoAssinante,

@@ -343,7 +343,7 @@ export const outbox = locadora.table(
   'outbox',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** The Sino workflow to trigger (fluxosDaLocadora). */
+    /** The Sino workflow to trigger (FLUXOS_LOCADORA). */
     fluxo: text('fluxo').notNull(),
     /** The customer the event concerns, if any. */
     usuarioId: integer('usuario_id').references(() => usuarios.id, { onDelete: 'cascade' }),

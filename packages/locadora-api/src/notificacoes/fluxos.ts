@@ -11,32 +11,12 @@ const paginaDoContrato = (semContrato: string) =>
   `{{#if id}}/historico?contrato={{id}}{{else}}${semContrato}{{/if}}`;
 
 /**
- * An email to the customer: subject, preheader and a short HTML body with one button into the
- * app. Links in an email need the app's public address (`enderecoDoApp`); the in-app ones are
- * paths. Sino renders it and sends it through the environment's email integration (its
- * sandbox on a fresh install), with a plain-text part made from the same HTML.
- */
-const porEmail = (
-  enderecoDoApp: string,
-  email: { assunto: string; preheader: string; corpo: string; caminho: string; botao: string },
-): NonNullable<Fluxo['steps']>[number] => ({
-  template: {
-    type: 'email',
-    subject: email.assunto,
-    preheader: email.preheader,
-    senderName: 'Locadora',
-    content: `<p>Olá, {{subscriber.firstName}}!</p><p>${email.corpo}</p><p><a href="${enderecoDoApp.replace(/\/+$/, '')}${email.caminho}" style="display:inline-block;padding:10px 16px;background:#1d4ed8;color:#fff;border-radius:6px;text-decoration:none">${email.botao}</a></p><p style="color:#6b7280;font-size:12px">Você recebe este e-mail porque tem uma conta na Locadora.</p>`,
-  },
-});
-
-/**
  * The notifications Locadora sends through Sino, defined here in code and kept in Sino at
  * every start (`garantirFluxos`). They are triggered from the outbox (`entregador.ts`) with the
  * payloads of `eventos.ts`, named in Portuguese like the app; each opens the page of what it
- * tells (the reservation's contract, the fines, the reviews). What concerns a customer's own
- * reservation or fine also goes by email, its links built on `enderecoDoApp`.
+ * tells (the reservation's contract, the fines, the reviews).
  */
-export const fluxosDaLocadora = (enderecoDoApp: string): readonly Fluxo[] => [
+export const FLUXOS_LOCADORA: readonly Fluxo[] = [
   {
     identifier: 'reserva-confirmada',
     name: 'Reserva confirmada',
@@ -47,14 +27,6 @@ export const fluxosDaLocadora = (enderecoDoApp: string): readonly Fluxo[] => [
         'Sua reserva <b>{{contrato}}</b> foi confirmada: retirada em {{retirada}} na {{local}}, devolução em {{entrega}}. Total {{total}}.',
         '/historico?contrato={{id}}',
       ),
-      porEmail(enderecoDoApp, {
-        assunto: 'Reserva {{contrato}} confirmada',
-        preheader: 'Retirada em {{retirada}} na {{local}}',
-        corpo:
-          'Sua reserva <b>{{contrato}}</b> está confirmada: retirada em {{retirada}} na {{local}}, devolução em {{entrega}}. Total: <b>{{total}}</b>.',
-        caminho: '/historico?contrato={{id}}',
-        botao: 'Ver a reserva',
-      }),
     ],
   },
   {
@@ -67,14 +39,6 @@ export const fluxosDaLocadora = (enderecoDoApp: string): readonly Fluxo[] => [
         'A reserva <b>{{contrato}}</b> foi alterada: retirada em {{retirada}} na {{local}}, devolução em {{entrega}}. Novo total {{total}}.',
         '/historico?contrato={{id}}',
       ),
-      porEmail(enderecoDoApp, {
-        assunto: 'Reserva {{contrato}} alterada',
-        preheader: 'Retirada em {{retirada}} na {{local}}',
-        corpo:
-          'A reserva <b>{{contrato}}</b> foi alterada: retirada em {{retirada}} na {{local}}, devolução em {{entrega}}. Novo total: <b>{{total}}</b>.',
-        caminho: '/historico?contrato={{id}}',
-        botao: 'Ver a reserva',
-      }),
     ],
   },
   {
@@ -87,13 +51,6 @@ export const fluxosDaLocadora = (enderecoDoApp: string): readonly Fluxo[] => [
         'A reserva <b>{{contrato}}</b> (retirada em {{retirada}}) foi cancelada.',
         '/historico?contrato={{id}}',
       ),
-      porEmail(enderecoDoApp, {
-        assunto: 'Reserva {{contrato}} cancelada',
-        preheader: 'A retirada de {{retirada}} não acontecerá',
-        corpo: 'A reserva <b>{{contrato}}</b> (retirada em {{retirada}}) foi cancelada.',
-        caminho: '/historico?contrato={{id}}',
-        botao: 'Ver o histórico',
-      }),
     ],
   },
   {
@@ -134,14 +91,6 @@ export const fluxosDaLocadora = (enderecoDoApp: string): readonly Fluxo[] => [
         'Uma multa foi registrada no contrato <b>{{contrato}}</b> (veículo {{placa}}): {{descricao}}, {{valor}}. Indique o condutor até {{prazo}}.',
         '/infracoes?contrato={{id}}',
       ),
-      porEmail(enderecoDoApp, {
-        assunto: 'Multa registrada no contrato {{contrato}}',
-        preheader: 'Indique o condutor até {{prazo}}',
-        corpo:
-          'Uma multa foi registrada no contrato <b>{{contrato}}</b> (veículo {{placa}}): {{descricao}}, {{valor}}. Indique o condutor até <b>{{prazo}}</b>.',
-        caminho: '/infracoes?contrato={{id}}',
-        botao: 'Indicar o condutor',
-      }),
     ],
   },
   {
@@ -178,7 +127,7 @@ export type ResultadoDoFluxo = { identifier: string; acao: 'criado' | 'atualizad
  */
 export async function garantirFluxos(
   sino: SinoClient,
-  fluxos: readonly Fluxo[],
+  fluxos: readonly Fluxo[] = FLUXOS_LOCADORA,
 ): Promise<ResultadoDoFluxo[]> {
   const existentes = new Map<string, string>();
   for (let page = 0; ; page++) {

@@ -4,7 +4,7 @@ import { locacoes, outbox, usuarios, vistorias } from '../db/schema.js';
 
 /** An event to notify, as a service writes it in the transaction of its change. */
 export interface NovoEvento {
-  /** Identifier of the Sino workflow (fluxosDaLocadora). */
+  /** Identifier of the Sino workflow (FLUXOS_LOCADORA). */
   fluxo: string;
   /** The customer it concerns; absent for staff-only events. */
   usuarioId?: number | null;
