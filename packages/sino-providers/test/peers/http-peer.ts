@@ -1,32 +1,26 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  answerQueue,
+  payloadOf,
+  recordedBody,
+  type PeerAnswer,
+  type RecordedBody,
+} from './answers.js';
+
+export type { PeerAnswer } from './answers.js';
 
 /** A request as the peer received it. */
-export interface Received {
+export interface Received extends RecordedBody {
   method: string;
   /** Path and query, as sent. */
   path: string;
   url: URL;
   headers: IncomingHttpHeaders;
-  body: Buffer;
-  text(): string;
-  json<T = Record<string, any>>(): T; // eslint-disable-line @typescript-eslint/no-explicit-any -- a test reads any shape
   /** An `application/x-www-form-urlencoded` body. */
   form(): URLSearchParams;
   /** A `multipart/form-data` body, parsed by the platform's own parser. */
   formData(): Promise<FormData>;
-}
-
-/** How the peer answers one request. */
-export interface PeerAnswer {
-  status?: number;
-  headers?: Record<string, string>;
-  json?: unknown;
-  body?: string;
-  /** Never answer (the client's timeout must end it). */
-  hang?: boolean;
-  /** Close the connection without answering (a network error for the client). */
-  drop?: boolean;
 }
 
 export interface HttpPeer {
@@ -46,8 +40,7 @@ export interface HttpPeer {
  */
 export async function startHttpPeer(): Promise<HttpPeer> {
   const requests: Received[] = [];
-  const queued: PeerAnswer[] = [];
-  let fallback: PeerAnswer | ((request: Received) => PeerAnswer) = { status: 200, json: {} };
+  const answers = answerQueue<Received>({ status: 200, json: {} });
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -59,9 +52,7 @@ export async function startHttpPeer(): Promise<HttpPeer> {
         path: req.url ?? '/',
         url,
         headers: req.headers,
-        body,
-        text: () => body.toString('utf8'),
-        json: () => JSON.parse(body.toString('utf8')),
+        ...recordedBody(body),
         form: () => new URLSearchParams(body.toString('utf8')),
         formData: () =>
           new Request(url, {
@@ -71,19 +62,13 @@ export async function startHttpPeer(): Promise<HttpPeer> {
           }).formData(),
       };
       requests.push(received);
-      const answer =
-        queued.shift() ?? (typeof fallback === 'function' ? fallback(received) : fallback);
+      const answer = answers.next(received);
       if (answer.hang) return;
       if (answer.drop) {
         req.socket.destroy();
         return;
       }
-      const headers = { ...answer.headers };
-      let payload = answer.body ?? '';
-      if (answer.json !== undefined) {
-        headers['content-type'] ??= 'application/json';
-        payload = JSON.stringify(answer.json);
-      }
+      const { headers, payload } = payloadOf(answer);
       res.writeHead(answer.status ?? 200, headers);
       res.end(payload);
     });
@@ -93,8 +78,8 @@ export async function startHttpPeer(): Promise<HttpPeer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    reply: (...answers) => void queued.push(...answers),
-    otherwise: (answer) => void (fallback = answer),
+    reply: answers.reply,
+    otherwise: answers.otherwise,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -5,29 +5,24 @@ import {
   type ServerHttp2Session,
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import {
+  answerQueue,
+  payloadOf,
+  recordedBody,
+  type PeerAnswer,
+  type RecordedBody,
+} from './answers.js';
 
 /** A request as the HTTP/2 peer received it. */
-export interface Http2Received {
+export interface Http2Received extends RecordedBody {
   method: string;
   /** `:path`, as sent. */
   path: string;
   headers: IncomingHttpHeaders;
-  body: Buffer;
-  text(): string;
-  json<T = Record<string, any>>(): T; // eslint-disable-line @typescript-eslint/no-explicit-any -- a test reads any shape
 }
 
-/** How the peer answers one request. */
-export interface Http2PeerAnswer {
-  status?: number;
-  headers?: Record<string, string>;
-  json?: unknown;
-  body?: string;
-  /** Never answer (the client's timeout must end it). */
-  hang?: boolean;
-  /** Tear the connection down without answering (a network error for the client). */
-  drop?: boolean;
-}
+/** How the peer answers one request (as the HTTP/1.1 peer's). */
+export type Http2PeerAnswer = PeerAnswer;
 
 export interface Http2Peer {
   /** `http://127.0.0.1:<port>`: cleartext HTTP/2 (h2c, prior knowledge). */
@@ -48,10 +43,7 @@ export interface Http2Peer {
  */
 export async function startHttp2Peer(): Promise<Http2Peer> {
   const requests: Http2Received[] = [];
-  const queued: Http2PeerAnswer[] = [];
-  let fallback: Http2PeerAnswer | ((request: Http2Received) => Http2PeerAnswer) = {
-    status: 200,
-  };
+  const answers = answerQueue<Http2Received>({ status: 200 });
   const sessions = new Set<ServerHttp2Session>();
   let opened = 0;
   const server = createServer();
@@ -69,27 +61,17 @@ export async function startHttp2Peer(): Promise<Http2Peer> {
         method: String(headers[':method']),
         path: String(headers[':path']),
         headers,
-        body,
-        text: () => body.toString('utf8'),
-        json: () => JSON.parse(body.toString('utf8')),
+        ...recordedBody(body),
       };
       requests.push(received);
-      const answer =
-        queued.shift() ?? (typeof fallback === 'function' ? fallback(received) : fallback);
+      const answer = answers.next(received);
       if (answer.hang) return;
       if (answer.drop) {
         stream.session?.destroy();
         return;
       }
-      const out: Record<string, string | number> = {
-        ':status': answer.status ?? 200,
-        ...answer.headers,
-      };
-      let payload = answer.body ?? '';
-      if (answer.json !== undefined) {
-        out['content-type'] ??= 'application/json';
-        payload = JSON.stringify(answer.json);
-      }
+      const { headers: extra, payload } = payloadOf(answer);
+      const out: Record<string, string | number> = { ':status': answer.status ?? 200, ...extra };
       stream.respond(out);
       stream.end(payload);
     });
@@ -101,8 +83,8 @@ export async function startHttp2Peer(): Promise<Http2Peer> {
     url: `http://127.0.0.1:${port}`,
     requests,
     connections: () => opened,
-    reply: (...answers) => void queued.push(...answers),
-    otherwise: (answer) => void (fallback = answer),
+    reply: answers.reply,
+    otherwise: answers.otherwise,
     close: () =>
       new Promise<void>((resolve) => {
         for (const session of sessions) session.close();
