@@ -88,7 +88,6 @@ export function createSinoServices(
     integrations: integrationRepository,
     repo: deliveries,
     directory: providers,
-    secrets,
   });
   const { engine, events } = createWorkflowEngine({
     db: options.db,

@@ -116,11 +116,6 @@ export function createProviderDirectory(deps: {
       },
     } satisfies ProviderChecks,
 
-    /** A one-off adapter for reading a webhook with the integration's credentials. */
-    webhookReader(integration: Integration, credentials: CredentialValues) {
-      return build(integration, integration.channel, integration.providerId, credentials);
-    },
-
     async close(): Promise<void> {
       const adapters = [...cache.values()].map((c) => c.adapter);
       cache.clear();

@@ -5,7 +5,6 @@ import { messages, sandboxOutbox, type DeliveryStatus } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { Job } from '../engine/repository.js';
 
-export type DeliveryMessage = typeof messages.$inferSelect;
 export type SandboxMail = typeof sandboxOutbox.$inferSelect;
 
 /**
@@ -104,11 +103,6 @@ export function createDeliveryRepository(db: Database) {
         })
         .where(and(where, inArray(messages.deliveryStatus, movableTo(event.state))));
       return true;
-    },
-
-    async messageById(id: string): Promise<DeliveryMessage | undefined> {
-      const [m] = await db.select().from(messages).where(eq(messages.id, id));
-      return m;
     },
 
     /** What the sandbox providers deliver; a message delivered again lands once. */

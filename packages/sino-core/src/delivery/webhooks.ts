@@ -1,8 +1,6 @@
 import { WebhookRejected, type DeliveryEvent, type WebhookRequest } from '@sino/providers';
 import { badRequest, notFound, unauthorized } from '../errors.js';
-import { openCredentials } from '../modules/integrations/credentials.js';
 import type { IntegrationRepository } from '../modules/integrations/repository.js';
-import type { SecretBox } from '../secret-box.js';
 import type { ProviderDirectory } from './directory.js';
 import type { DeliveryRepository } from './repository.js';
 
@@ -15,7 +13,6 @@ export function createWebhookReceiver(deps: {
   integrations: IntegrationRepository;
   repo: DeliveryRepository;
   directory: ProviderDirectory;
-  secrets: SecretBox;
 }) {
   return {
     async receive(
@@ -34,8 +31,8 @@ export function createWebhookReceiver(deps: {
         throw notFound(`No active ${target.providerId} ${target.channel} integration here`);
       let events: DeliveryEvent[] | undefined;
       for (const integration of candidates) {
-        const credentials = openCredentials(deps.secrets, integration.credentialsCiphertext);
-        const reader = deps.directory.webhookReader(integration, credentials);
+        // The adapter deliveries use, with the integration's credentials opened once.
+        const reader = deps.directory.adapterOf(integration)?.adapter;
         if (!reader?.parseWebhook)
           throw notFound(`Sino does not read ${target.providerId} delivery webhooks`);
         try {
