@@ -4,3 +4,4 @@
  */
 export * from './catalogue/index.js';
 export * from './adapters/index.js';
+export * from './egress/index.js';

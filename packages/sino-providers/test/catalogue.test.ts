@@ -450,3 +450,91 @@ describe('missingCredentials', () => {
     );
   });
 });
+
+/**
+ * Destinations (decision 024): every credential that decides where Sino connects is marked,
+ * so the rules that hang on the mark (secrets sent again when it changes, failures by class
+ * only, the start report) cover every provider. A key that sounds like a destination and is
+ * none says why.
+ */
+describe('destination credentials', () => {
+  const SOUNDS_LIKE_A_DESTINATION = /url|host|port|region|domain|endpoint/i;
+  const DESTINATIONS: Record<string, string[]> = {
+    'email:mailgun': ['baseUrl'],
+    'email:ses': ['region'],
+    'email:nodemailer': ['host', 'port'],
+    'email:infobip-email': ['baseUrl'],
+    'email:sparkpost': ['region'],
+    'email:email-webhook': ['webhookUrl'],
+    'sms:sns': ['region'],
+    'sms:infobip-sms': ['baseUrl'],
+    'sms:kannel': ['host', 'port'],
+    'sms:sms-central': ['baseUrl'],
+    'push:apns': ['secure'],
+    'push:push-webhook': ['webhookUrl'],
+  };
+
+  it('marks every key that sounds like a destination, or says why it is not one', () => {
+    for (const p of providers)
+      for (const f of p.credentials.filter((c) => SOUNDS_LIKE_A_DESTINATION.test(c.key))) {
+        const where = `${p.channel}:${p.id}.${f.key}`;
+        expect(
+          f.destination !== undefined || (f.notDestination ?? '').length > 10,
+          `${where} needs a destination mark or a reason it is none`,
+        ).toBe(true);
+        expect(f.destination !== undefined && f.notDestination !== undefined, where).toBe(false);
+      }
+  });
+
+  it('has these destinations, and no other', () => {
+    const marked = Object.fromEntries(
+      providers
+        .map((p) => [
+          `${p.channel}:${p.id}`,
+          p.credentials.filter((f) => f.destination).map((f) => f.key),
+        ])
+        .filter(([, keys]) => keys.length > 0),
+    );
+    expect(marked).toEqual(DESTINATIONS);
+  });
+
+  it('lets only webhook URLs escape the operator base URL, and names the provider hosts of base URLs', () => {
+    for (const p of providers)
+      for (const f of p.credentials.filter((c) => c.destination)) {
+        const where = `${p.channel}:${p.id}.${f.key}`;
+        expect(f.destination!.replacedByBaseUrl === false, where).toBe(f.key === 'webhookUrl');
+        if (f.key === 'baseUrl')
+          expect(f.destination!.providerHosts?.length, where).toBeGreaterThan(0);
+      }
+  });
+
+  it('refuses values that are not what the destination is, and URLs carrying a user or password', () => {
+    const smtp = providerById('email', 'nodemailer')!;
+    const base = { from: 'a@example.com', senderName: 'A' };
+    expect(missingCredentials(smtp, { ...base, host: 'smtp.example.com', port: 587 })).toEqual([]);
+    expect(missingCredentials(smtp, { ...base, host: '10.0.0.5', port: '2525' })).toEqual([]);
+    expect(missingCredentials(smtp, { ...base, host: 'smtp://x:1/y', port: 0 })).toEqual([
+      'host must be a host name or an IP address',
+      'port must be a port number (1 to 65535)',
+    ]);
+    const ses = providerById('email', 'ses')!;
+    const aws = { apiKey: 'AKIA', secretKey: 's', ...base };
+    expect(missingCredentials(ses, { ...aws, region: 'us-gov-west-1' })).toEqual([]);
+    expect(missingCredentials(ses, { ...aws, region: 'x.evil.example#' })).toEqual([
+      'region must be an AWS region such as us-east-1',
+    ]);
+    const central = providerById('sms', 'sms-central')!;
+    const login = { user: 'u', password: 'p', from: 'L' };
+    expect(missingCredentials(central, { ...login, baseUrl: 'ftp://x' })).toEqual([
+      'baseUrl must be an http(s) URL',
+    ]);
+    expect(
+      missingCredentials(central, { ...login, baseUrl: 'http://u:pw@example.com/api' }),
+    ).toEqual(['baseUrl must not carry a user name or password; give them in their own fields']);
+    // Infobip's portal shows the personal base URL without a scheme.
+    const infobip = providerById('sms', 'infobip-sms')!;
+    expect(
+      missingCredentials(infobip, { apiKey: 'k', baseUrl: 'xyz.api.infobip.com', from: 'L' }),
+    ).toEqual([]);
+  });
+});

@@ -5,19 +5,23 @@ import type { AdapterContext } from './types.js';
 /**
  * What the chat adapters share: each posts to the subscriber's own incoming-webhook URL. That
  * URL is both the destination and a secret (its path carries the hook's token), so it never
- * reaches an error's words, and `context.baseUrl` does not apply.
+ * reaches an error's words, and `context.baseUrl` does not apply. The subscriber chose it:
+ * it is reached under the egress rule, and failures name their class only (decision 024).
  */
 
 /** The subscriber's webhook URL, parsed: a malformed one is the recipient's own problem. */
 export function webhookUrlOf(raw: string): URL {
+  const refused = (words: string) => new DeliveryError('recipient', words, { classOnly: true });
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new DeliveryError('recipient', "The subscriber's webhook URL is not a valid URL");
+    throw refused("The subscriber's webhook URL is not a valid URL");
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new DeliveryError('recipient', "The subscriber's webhook URL is not an HTTP(S) URL");
+    throw refused("The subscriber's webhook URL is not an HTTP(S) URL");
+  if (url.username || url.password)
+    throw refused("The subscriber's webhook URL carries a user name or password");
   return url;
 }
 

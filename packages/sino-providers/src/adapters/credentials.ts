@@ -1,3 +1,4 @@
+import { AWS_REGION } from '../catalogue/destinations.js';
 import { badCredentials } from './errors.js';
 import type { Credentials } from './types.js';
 
@@ -20,4 +21,14 @@ export function optional(credentials: Credentials, key: string): string | undefi
 export function flag(credentials: Credentials, key: string): boolean {
   const value = credentials[key];
   return value === true || value === 'true';
+}
+
+/**
+ * The `region` credential of an AWS adapter, checked to be a region: it becomes part of the
+ * host (`email.<region>.amazonaws.com`), so anything else could move the host elsewhere.
+ */
+export function awsRegion(credentials: Credentials): string {
+  const region = required(credentials, 'region');
+  if (!AWS_REGION.test(region)) throw badCredentials('The region is not an AWS region (us-east-1)');
+  return region;
 }

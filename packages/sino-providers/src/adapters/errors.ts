@@ -16,6 +16,12 @@ export class DeliveryError extends Error {
   readonly status: number | undefined;
   /** How long the provider asked us to wait (429's `Retry-After`), in milliseconds. */
   readonly retryAfterMs: number | undefined;
+  /**
+   * The message is Sino's own words for the failure's class (refused, timeout, HTTP status, a
+   * missing credential), with nothing the peer sent: safe to show for a destination the
+   * integration's own credentials chose (decision 024). Otherwise it may quote the provider.
+   */
+  readonly classOnly: boolean;
 
   /** `message` is the provider's answer in short: it is stored and shown, so never a credential. */
   constructor(
@@ -25,12 +31,14 @@ export class DeliveryError extends Error {
       status?: number | undefined;
       retryAfterMs?: number | undefined;
       cause?: unknown;
+      classOnly?: boolean | undefined;
     } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
+    this.classOnly = options.classOnly ?? false;
   }
 }
 
@@ -40,4 +48,22 @@ export class WebhookRejected extends Error {
 }
 
 /** Credentials an adapter cannot work with (caught before any request): permanent. */
-export const badCredentials = (message: string) => new DeliveryError('permanent', message);
+export const badCredentials = (message: string) =>
+  new DeliveryError('permanent', message, { classOnly: true });
+
+/**
+ * The failure of a destination the integration chose, by its class: the status and kind kept,
+ * every word of the answer left out (an internal service's body, a greeting, a banner).
+ */
+export const classOnlyFailure = (
+  kind: FailureKind,
+  status: number | undefined,
+  retryAfterMs?: number | undefined,
+) =>
+  new DeliveryError(
+    kind,
+    status === undefined
+      ? 'The destination the integration chose refused the request (its answer is not shown)'
+      : `HTTP ${status} from the destination the integration chose (its answer is not shown)`,
+    { status, retryAfterMs, classOnly: true },
+  );

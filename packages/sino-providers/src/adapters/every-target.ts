@@ -36,12 +36,19 @@ export function settle(outcomes: readonly Outcome[]): SendResult {
   throw new DeliveryError(
     worst.kind,
     `None of ${errors.length} device tokens accepted: ${worst.message}`,
-    { status: worst.status, retryAfterMs: worst.retryAfterMs, cause: worst },
+    {
+      status: worst.status,
+      retryAfterMs: worst.retryAfterMs,
+      cause: worst,
+      classOnly: worst.classOnly,
+    },
   );
 }
 
 export const noTarget = () =>
-  new DeliveryError('recipient', 'The subscriber has no device token for this provider');
+  new DeliveryError('recipient', 'The subscriber has no device token for this provider', {
+    classOnly: true,
+  });
 
 /** Anything thrown by a send, as a delivery error (an unexpected one is worth a retry). */
 function asDeliveryError(error: unknown): DeliveryError {

@@ -6,6 +6,8 @@ import nodemailer, {
   type SMTPPoolSentMessageInfo,
   type Transporter,
 } from 'nodemailer';
+import { isEgressRefusal, networkFailure, TLS_CODES } from '../egress/failure.js';
+import { publicOnly } from '../egress/policy.js';
 import { badCredentials, DeliveryError } from './errors.js';
 import { redact } from './http.js';
 import type { AdapterContext, Credentials, ProviderAdapter } from './types.js';
@@ -42,7 +44,7 @@ export function smtpAdapter(
       try {
         info = await transport().sendMail(mailOf(message));
       } catch (error) {
-        throw smtpFailure(error, context.credentials);
+        throw smtpFailure(error, context);
       }
       return { id: info.messageId, status: replyCode(info.response) };
     },
@@ -57,7 +59,7 @@ export function smtpAdapter(
             : 'The SMTP server accepted the connection',
         };
       } catch (error) {
-        return { ok: false, message: smtpFailure(error, context.credentials).message };
+        return { ok: false, message: smtpFailure(error, context).message };
       }
     },
     async close() {
@@ -90,10 +92,21 @@ export function tlsOptionsOf(credentials: Credentials, key: string): ConnectionO
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw badCredentials('The TLS options must be a JSON object');
-  return value as ConnectionOptions;
+  // TLS options set how to talk, never where: keys that would move the connection are dropped.
+  const {
+    host: _h,
+    port: _p,
+    path: _path,
+    socket: _s,
+    localAddress: _l,
+    ...tls
+  } = value as Record<string, unknown>;
+  return tls as ConnectionOptions;
 }
 
 function poolOf(context: AdapterContext, settings: SmtpSettings) {
+  const egress = context.egress ?? publicOnly;
+  const where = `smtp://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${settings.port}`;
   const options: SMTPPoolOptions & { pool: true } = {
     pool: true,
     maxConnections: 5,
@@ -110,6 +123,29 @@ function poolOf(context: AdapterContext, settings: SmtpSettings) {
     greetingTimeout: context.timeoutMs,
     socketTimeout: context.timeoutMs,
     logger: false,
+    // Every connection of the pool under the egress rule (decision 024), the operator's own
+    // relay aside: the socket comes from the rule's checked address, and nodemailer upgrades it
+    // to TLS itself when `secure`, naming the host for SNI and the certificate.
+    ...(!egress.trusts(where) && {
+      getSocket(_options, callback) {
+        const socket = egress.connect({ host: settings.host, port: settings.port });
+        const timer = setTimeout(
+          () =>
+            socket.destroy(Object.assign(new Error('Connection timed out'), { code: 'ETIMEDOUT' })),
+          context.timeoutMs,
+        );
+        const failed = (error: Error) => {
+          clearTimeout(timer);
+          callback(error);
+        };
+        socket.once('error', failed);
+        socket.once('connect', () => {
+          clearTimeout(timer);
+          socket.removeListener('error', failed);
+          callback(null, { connection: socket });
+        });
+      },
+    }),
   };
   return nodemailer.createTransport(options);
 }
@@ -133,36 +169,61 @@ const replyCode = (response: string | undefined) => {
 const MAILBOX_CODES = new Set([550, 551, 553]);
 /** nodemailer's codes for a connection that failed or ended: another attempt may do better. */
 const NETWORK_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'EPROXY', 'EABORT']);
-/** Node's codes for a TLS peer refused (certificate, name, protocol): a setup to fix. */
-const TLS_REFUSALS = /CERT|SELF_SIGNED|LEAF_SIGNATURE|HOSTNAME_MISMATCH|^ERR_TLS_|^ERR_SSL_/;
+/** Node's codes of a socket that failed (the connection the egress rule opened for the pool). */
+const SOCKET_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE)$/;
 
 /**
  * A nodemailer failure as a `DeliveryError`: the SMTP reply decides when there is one (4xx
  * retryable, 5xx permanent, 550/551/553 to every recipient the recipient's own), otherwise
  * nodemailer's code (a connection failure is retryable; a refused login, TLS upgrade or
- * certificate is permanent).
+ * certificate is permanent, as is a destination the egress rule refuses). The words are the
+ * server's, redacted, unless the integration chose the server (Custom SMTP's host): then its
+ * class only, since the "server" may be any internal service (decision 024).
  */
-export function smtpFailure(error: unknown, credentials: Credentials): DeliveryError {
+export function smtpFailure(error: unknown, context: AdapterContext): DeliveryError {
   if (error instanceof DeliveryError) return error;
   const e = (error ?? {}) as NodemailerError;
-  const words = redact(String(e.message || error), credentials).slice(0, 500);
   const status = e.responseCode;
-  const options = { status, cause: error };
+  const { kind, words } = classify(e, status);
+  const message = context.callerChosen
+    ? words
+    : redact(String(e.message || error), context.credentials).slice(0, 500);
+  return new DeliveryError(kind, message, {
+    status,
+    cause: error,
+    classOnly: context.callerChosen === true,
+  });
+}
+
+/** The failure's kind, and its class in Sino's words (nothing the server sent but its code). */
+function classify(
+  e: NodemailerError,
+  status: number | undefined,
+): { kind: 'retryable' | 'permanent' | 'recipient'; words: string } {
+  if (isEgressRefusal(e)) return networkFailure(e, 0);
   if (status !== undefined) {
+    const words = `SMTP ${status} in reply to ${e.command ?? 'the session'} (the server's words are not shown)`;
     if (e.command === 'RCPT TO') {
       const refusals = e.rejectedErrors?.length ? e.rejectedErrors : [e];
       if (refusals.every((r) => MAILBOX_CODES.has(r.responseCode ?? 0)))
-        return new DeliveryError('recipient', words, options);
+        return { kind: 'recipient', words };
     }
     // 503 (bad sequence of commands) is a session's state, not a refusal of the message.
     const permanent = status >= 500 && status < 600 && status !== 503;
-    return new DeliveryError(permanent ? 'permanent' : 'retryable', words, options);
+    return { kind: permanent ? 'permanent' : 'retryable', words };
   }
   // nodemailer checks address syntax before it talks to the server.
   if (e.code === 'EENVELOPE' && /^Invalid recipient/.test(e.message))
-    return new DeliveryError('recipient', words, options);
-  if (e.code === 'ETLS' || TLS_REFUSALS.test(e.originalCode ?? ''))
-    return new DeliveryError('permanent', words, options);
-  if (NETWORK_CODES.has(e.code ?? '')) return new DeliveryError('retryable', words, options);
-  return new DeliveryError('permanent', words, options);
+    return { kind: 'recipient', words: 'Invalid recipient address' };
+  if (e.code === 'ETLS' || TLS_CODES.test(e.originalCode ?? ''))
+    return { kind: 'permanent', words: `TLS failed (${e.originalCode ?? e.code})` };
+  if (NETWORK_CODES.has(e.code ?? '') || SOCKET_CODES.test(e.code ?? '')) {
+    const { words } = networkFailure(e.originalCode ? { code: e.originalCode } : e, 0);
+    return { kind: 'retryable', words };
+  }
+  if (e.code === 'EPROTOCOL')
+    return { kind: 'permanent', words: 'The server did not answer as an SMTP server' };
+  if (e.code === 'EAUTH') return { kind: 'permanent', words: 'The SMTP login was refused' };
+  return { kind: 'permanent', words: `SMTP error${e.code ? ` ${e.code}` : ''}` };
 }

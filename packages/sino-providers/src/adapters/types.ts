@@ -1,4 +1,6 @@
 import type { Channel } from '@sino/shared';
+import type { EgressPolicy } from '../egress/policy.js';
+import { withDestinationRule } from './destination.js';
 
 /** An integration's credentials as stored (decrypted): the catalogue's keys. */
 export type Credentials = Readonly<Record<string, unknown>>;
@@ -120,6 +122,18 @@ export interface AdapterContext {
    * own CA, or a test peer's. Public providers need none.
    */
   tlsCa?: string | undefined;
+  /**
+   * Where the adapter may connect (decision 024): every socket it opens is checked against it,
+   * except to the operator's trusted URLs. Absent: public addresses only.
+   */
+  egress?: EgressPolicy | undefined;
+  /**
+   * Set by `defineAdapter`, never by callers: the integration's own credentials (a base URL, a
+   * host, a webhook URL), not the provider's documented host nor the operator's, decide where
+   * this adapter connects. Its failures then name their class only (refused, timeout, HTTP
+   * status), never a word of what answered.
+   */
+  callerChosen?: boolean | undefined;
 }
 
 /** One provider's delivery code. */
@@ -146,5 +160,11 @@ export interface AdapterDefinition<C extends DeliveryChannel = DeliveryChannel> 
   create(context: AdapterContext): ProviderAdapter<C>;
 }
 
-/** Types the definition of one channel's adapter. */
-export const defineAdapter = <C extends DeliveryChannel>(d: AdapterDefinition<C>) => d;
+/**
+ * Types the definition of one channel's adapter, and puts every adapter under the destination
+ * rule: `create` learns from the catalogue whether the credentials chose the destination, and
+ * then no failure the adapter reports quotes what answered (decision 024).
+ */
+export const defineAdapter = <C extends DeliveryChannel>(
+  d: AdapterDefinition<C>,
+): AdapterDefinition<C> => ({ ...d, create: withDestinationRule(d) });

@@ -24,6 +24,7 @@ export const chatProviders: ProviderEntry[] = [
       required: false,
       description:
         "Where the subscriber's browser goes once Slack's OAuth flow has finished; the tab closes by default.",
+      notDestination: "The subscriber's browser goes there; Sino never connects to it.",
     },
     {
       key: 'hmac',

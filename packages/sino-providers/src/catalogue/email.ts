@@ -1,4 +1,5 @@
 import {
+  INFOBIP_HOSTS,
   apiKey,
   awsAccessKeyId,
   baseUrl,
@@ -27,7 +28,10 @@ export const emailProviders: ProviderEntry[] = [
   ),
   email('mailgun', 'Mailgun', 'https://documentation.mailgun.com/docs/mailgun/', [
     apiKey(),
-    baseUrl(false, 'API host, e.g. https://api.eu.mailgun.net for an EU account; US by default.'),
+    baseUrl(false, 'API host, e.g. https://api.eu.mailgun.net for an EU account; US by default.', [
+      'api.mailgun.net',
+      'api.eu.mailgun.net',
+    ]),
     user('User name', true, 'Mailgun\'s API user name, usually "api".'),
     {
       key: 'domain',
@@ -35,6 +39,7 @@ export const emailProviders: ProviderEntry[] = [
       type: 'string',
       required: true,
       description: 'Sending domain registered with Mailgun.',
+      notDestination: "A path segment of Mailgun's API, on Mailgun's host.",
     },
     ...emailSender(),
   ]),
@@ -75,19 +80,27 @@ export const emailProviders: ProviderEntry[] = [
       type: 'string',
       required: true,
       description: 'AWS region of the SES account, e.g. us-east-1.',
+      destination: { part: 'region', format: 'aws-region' },
     },
     ...emailSender(),
   ]),
   email('nodemailer', 'Custom SMTP', 'https://nodemailer.com/smtp/', [
     user('User', false, 'SMTP user name, when the server asks for authentication.'),
     password(false),
-    { key: 'host', displayName: 'Host', type: 'string', required: true },
+    {
+      key: 'host',
+      displayName: 'Host',
+      type: 'string',
+      required: true,
+      destination: { part: 'host' },
+    },
     {
       key: 'port',
       displayName: 'Port',
       type: 'number',
       required: true,
       description: 'Usually 587 (STARTTLS) or 465 (TLS).',
+      destination: { part: 'port' },
     },
     {
       key: 'secure',
@@ -125,6 +138,7 @@ export const emailProviders: ProviderEntry[] = [
       type: 'string',
       required: false,
       description: 'Domain that signs the messages with DKIM.',
+      notDestination: "Written into each message's DKIM signature; Sino connects to the SMTP host.",
     },
     {
       key: 'secretKey',
@@ -156,7 +170,11 @@ export const emailProviders: ProviderEntry[] = [
   ),
   email('infobip-email', 'Infobip', 'https://www.infobip.com/docs/api/channels/email', [
     apiKey(),
-    baseUrl(true, 'Your personal Infobip API base URL, shown in the Infobip portal.'),
+    baseUrl(
+      true,
+      'Your personal Infobip API base URL, shown in the Infobip portal.',
+      INFOBIP_HOSTS,
+    ),
     ...emailSender(),
   ]),
   email('sparkpost', 'SparkPost', 'https://developers.sparkpost.com/api/', [
@@ -168,6 +186,7 @@ export const emailProviders: ProviderEntry[] = [
       required: false,
       description: 'On for an account of SparkPost EU (api.eu.sparkpost.com).',
       onValues: ['eu'],
+      destination: { part: 'region' },
     },
     ...emailSender(),
   ]),

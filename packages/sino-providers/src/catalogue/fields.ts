@@ -20,12 +20,18 @@ export const secretKey = (displayName: string, description?: string): Credential
   ...(description ? { description } : {}),
 });
 
-export const baseUrl = (required: boolean, description: string): CredentialField => ({
+/** An API base URL; `providerHosts` are the provider's own (its regions, its accounts' hosts). */
+export const baseUrl = (
+  required: boolean,
+  description: string,
+  providerHosts: readonly string[],
+): CredentialField => ({
   key: 'baseUrl',
   displayName: 'Base URL',
   type: 'string',
   required,
   description,
+  destination: { part: 'url', providerHosts },
 });
 
 export const user = (
@@ -61,12 +67,14 @@ export const accountSid = (): CredentialField => ({
   required: true,
 });
 
+/** The integration's own receiver: no operator base URL replaces it, no host is the provider's. */
 export const webhookUrl = (description: string): CredentialField => ({
   key: 'webhookUrl',
   displayName: 'Webhook URL',
   type: 'string',
   required: true,
   description,
+  destination: { part: 'url', replacedByBaseUrl: false },
 });
 
 export const webhookSecret = (): CredentialField =>
@@ -110,3 +118,6 @@ export const smsSender = (): CredentialField => ({
   required: true,
   description: 'Sender phone number (E.164) or sender id registered with the provider.',
 });
+
+/** Infobip's shared host and its accounts' personal ones (`xxxx.api.infobip.com`). */
+export const INFOBIP_HOSTS = ['api.infobip.com', '*.api.infobip.com'] as const;

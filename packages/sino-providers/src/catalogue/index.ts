@@ -6,8 +6,13 @@ import { pushProviders } from './push.js';
 import { smsProviders } from './sms.js';
 import type { ProviderEntry } from './types.js';
 
-export type { CredentialField, CredentialType, ProviderEntry } from './types.js';
+export type { CredentialField, CredentialType, DestinationMark, ProviderEntry } from './types.js';
 export { missingCredentials } from './validate.js';
+export { carriesUserInfo, isProviderUrl, urlOfCredential, AWS_REGION } from './destinations.js';
+
+/** The credential fields of a provider that decide where Sino connects (decision 024). */
+export const destinationFields = (entry: ProviderEntry) =>
+  entry.credentials.filter((f) => f.destination !== undefined);
 export { chatProviders, emailProviders, inAppProviders, pushProviders, smsProviders };
 
 /** Every provider of the catalogue: email, SMS, chat, push, then in-app. */

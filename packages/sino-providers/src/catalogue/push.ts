@@ -79,6 +79,7 @@ export const pushProviders: ProviderEntry[] = [
         required: false,
         description:
           "On: Apple's production service; off or absent: the sandbox (development builds).",
+        destination: { part: 'region' },
       },
     ],
     true,

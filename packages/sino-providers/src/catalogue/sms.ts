@@ -1,4 +1,5 @@
 import {
+  INFOBIP_HOSTS,
   accountSid,
   apiKey,
   awsAccessKeyId,
@@ -42,6 +43,7 @@ export const smsProviders: ProviderEntry[] = [
       type: 'string',
       required: true,
       description: 'e.g. us-east-1.',
+      destination: { part: 'region', format: 'aws-region' },
     },
   ]),
   sms('telnyx', 'Telnyx', 'https://developers.telnyx.com/docs/messaging/messages/send-message', [
@@ -55,7 +57,11 @@ export const smsProviders: ProviderEntry[] = [
   ]),
   sms('infobip-sms', 'Infobip', 'https://www.infobip.com/docs/api/channels/sms', [
     apiKey(),
-    baseUrl(true, 'Your personal Infobip API base URL, shown in the Infobip portal.'),
+    baseUrl(
+      true,
+      'Your personal Infobip API base URL, shown in the Infobip portal.',
+      INFOBIP_HOSTS,
+    ),
     smsSender(),
   ]),
   sms('burst-sms', 'BurstSMS', 'https://developer.transmitsms.com/', [
@@ -85,6 +91,7 @@ export const smsProviders: ProviderEntry[] = [
         type: 'string',
         required: true,
         description: "Kannel's smsbox host.",
+        destination: { part: 'host' },
       },
       {
         key: 'port',
@@ -92,6 +99,7 @@ export const smsProviders: ProviderEntry[] = [
         type: 'number',
         required: true,
         description: 'Port of its sendsms interface.',
+        destination: { part: 'port' },
       },
       user('Username', false, 'sendsms user, when Kannel asks for one.'),
       password(false),
@@ -107,7 +115,7 @@ export const smsProviders: ProviderEntry[] = [
   sms('sms-central', 'SMS Central', 'https://www.smscentral.com.au/api-documentation/', [
     user('Username'),
     password(),
-    baseUrl(false, "Alternative API URL; SMS Central's own by default."),
+    baseUrl(false, "Alternative API URL; SMS Central's own by default.", ['my.smscentral.com.au']),
     smsSender(),
   ]),
   sms(

@@ -23,6 +23,39 @@ export interface CredentialField {
    * SparkPost's EU switch as `"eu"`).
    */
   onValues?: readonly string[];
+  /**
+   * Set when the value decides where Sino connects (decision 024): changing it while keeping a
+   * stored secret is refused (the secrets must be sent again), and a destination the credentials
+   * chose is connected to under the egress rule, its failures named by class only.
+   */
+  destination?: DestinationMark;
+  /**
+   * Why a key that sounds like a destination (`…url`, `host`, `port`, `region`, `domain`,
+   * `endpoint`) is not one: the catalogue test requires this or `destination` on such keys.
+   */
+  notDestination?: string;
+}
+
+/** What part of a destination a credential is. */
+export interface DestinationMark {
+  /**
+   * `url`: a whole URL (an API base, a webhook); `host` and `port`: where a socket connects;
+   * `region`: a choice among the provider's own hosts (an AWS region, an EU switch), checked to
+   * stay one of them.
+   */
+  part: 'url' | 'host' | 'port' | 'region';
+  /**
+   * Hosts of the provider's own service a `url` may name over https (`*.` also matches every
+   * subdomain): failures there keep the provider's own words.
+   */
+  providerHosts?: readonly string[];
+  /**
+   * Whether the operator's base URL for the provider (`SINO_PROVIDER_BASE_URLS`) replaces the
+   * value; true when absent. A webhook URL is each integration's own: false.
+   */
+  replacedByBaseUrl?: boolean;
+  /** `aws-region`: a region the AWS host is built from (`email.<region>.amazonaws.com`). */
+  format?: 'aws-region';
 }
 
 /** One provider of the catalogue (the specification's "Provider catalogue entry"). */

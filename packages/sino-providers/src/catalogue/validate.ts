@@ -1,3 +1,4 @@
+import { carriesUserInfo, destinationProblem } from './destinations.js';
 import type { CredentialField, ProviderEntry } from './types.js';
 
 const isBlank = (value: unknown): boolean =>
@@ -57,8 +58,9 @@ const typeError = (field: CredentialField, value: unknown): string | undefined =
  * field in the catalogue's order ("apiKey is required", "port must be a number"); empty when
  * they are complete. A required field is missing when absent, null or a blank string; `false`
  * is a value. A switch is never required (absent means off) and must be true or false when
- * given. Optional fields are type-checked when given. Keys the provider does not define are not
- * this function's concern.
+ * given. Optional fields are type-checked when given. A destination (decision 024) must be what
+ * its part says: an http(s) URL, a host, a port, an AWS region. No value may be a URL carrying a
+ * user name or password. Other keys the provider does not define are not this function's concern.
  */
 export const missingCredentials = (
   entry: ProviderEntry,
@@ -71,8 +73,15 @@ export const missingCredentials = (
       if (field.required && field.type !== 'switch') problems.push(`${field.key} is required`);
       continue;
     }
-    const error = typeError(field, value);
+    const error =
+      typeError(field, value) ??
+      (field.destination && destinationProblem(field.key, field.destination, value));
     if (error) problems.push(error);
   }
+  // A user name or password inside a URL would be shown and logged as the URL is: refused in
+  // every credential, each secret having its own field.
+  for (const [key, value] of Object.entries(credentials))
+    if (typeof value === 'string' && carriesUserInfo(value))
+      problems.push(`${key} must not carry a user name or password; give them in their own fields`);
   return problems;
 };

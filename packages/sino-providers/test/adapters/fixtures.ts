@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startHttpPeer, type HttpPeer } from '../peers/http-peer.js';
+import { localPeerNetworks } from '../peers/index.js';
+import { EgressPolicy } from '../../src/egress/policy.js';
 import type {
   EmailMessage,
   PushMessage,
@@ -45,11 +47,18 @@ export const aPush = (over: Partial<PushMessage> = {}): PushMessage => ({
   ...over,
 });
 
+/**
+ * The egress rule with the local peers allowed: every test connection goes through the rule's
+ * check (decision 024), and passes it as an operator's allowed relay would.
+ */
+export const peerEgress = new EgressPolicy({ allowedNetworks: localPeerNetworks });
+
 /** Builds an adapter context pointing at a local peer, with a short timeout. */
 export const contextFor = (baseUrl: string, credentials: Record<string, unknown>) => ({
   baseUrl,
   credentials,
   timeoutMs: 2000,
+  egress: peerEgress,
 });
 
 /**
@@ -64,6 +73,13 @@ export function usePeer(): HttpPeer {
   // Read through at each use: the peer exists only once `beforeAll` ran.
   return new Proxy({} as HttpPeer, { get: (_, key) => Reflect.get(peer!, key) });
 }
+
+/**
+ * The words of a failure from a destination the integration chose (a webhook URL, a base URL or
+ * host of its own): the status only, never what answered (decision 024).
+ */
+export const classOnlyWords = (status: number) =>
+  `HTTP ${status} from the destination the integration chose (its answer is not shown)`;
 
 /** What a promise was rejected with (a test expects a failure). */
 export const rejectionOf = (promise: Promise<unknown>): Promise<unknown> =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { infobipEmail } from '../../src/adapters/infobip-email/index.js';
-import { anEmail, contextFor, usePeer } from './fixtures.js';
+import { anEmail, contextFor, peerEgress, usePeer } from './fixtures.js';
 
 describe('Infobip email', () => {
   const peer = usePeer();
@@ -56,7 +56,11 @@ describe('Infobip email', () => {
       json: { bulkId: 'b-2', messages: [pending('ib-2a'), pending('ib-2b', 'rui@example.com')] },
     });
     const result = await infobipEmail
-      .create({ credentials: { ...credentials, baseUrl: peer.url }, timeoutMs: 2000 })
+      .create({
+        credentials: { ...credentials, baseUrl: peer.url },
+        timeoutMs: 2000,
+        egress: peerEgress,
+      })
       .send(anEmail({ to: ['ana@example.com', 'rui@example.com'], attachments: undefined }));
     expect(result).toEqual({ id: 'ib-2a', status: 200 });
     const form = await peer.requests[0]!.formData();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { infobipSms } from '../../src/adapters/infobip-sms/index.js';
-import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, peerEgress, usePeer } from './fixtures.js';
 
 describe('Infobip SMS', () => {
   const peer = usePeer();
@@ -36,7 +36,11 @@ describe('Infobip SMS', () => {
   it('uses the baseUrl credential when the context gives none', async () => {
     peer.reply(sentWith({ groupId: 1, groupName: 'PENDING', id: 7, name: 'PENDING_ENROUTE' }));
     const result = await infobipSms
-      .create({ credentials: { ...credentials, baseUrl: peer.url }, timeoutMs: 2000 })
+      .create({
+        credentials: { ...credentials, baseUrl: peer.url },
+        timeoutMs: 2000,
+        egress: peerEgress,
+      })
       .send(anSms());
     expect(result.id).toBe('ib-msg-1');
     expect(peer.requests[0]!.path).toBe('/sms/2/text/advanced');

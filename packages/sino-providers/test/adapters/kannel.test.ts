@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { kannel } from '../../src/adapters/kannel/index.js';
-import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
+import { anSms, contextFor, peerEgress, rejectionOf, usePeer } from './fixtures.js';
 
 describe('Kannel', () => {
   const peer = usePeer();
@@ -89,6 +89,7 @@ describe('Kannel', () => {
       .create({
         credentials: { ...credentials, host: '127.0.0.1', port: Number(port) },
         timeoutMs: 2000,
+        egress: peerEgress,
       })
       .send(anSms());
     expect(peer.requests[0]!.url.pathname).toBe('/cgi-bin/sendsms');

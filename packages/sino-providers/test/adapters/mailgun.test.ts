@@ -3,7 +3,7 @@ import { DeliveryError } from '../../src/adapters/errors.js';
 import { mailgun } from '../../src/adapters/mailgun/index.js';
 import { mailbox } from '../../src/adapters/mailbox.js';
 import { basicAuth } from '../../src/adapters/http.js';
-import { anEmail, contextFor, usePeer } from './fixtures.js';
+import { anEmail, contextFor, peerEgress, usePeer } from './fixtures.js';
 
 describe('Mailgun', () => {
   const peer = usePeer();
@@ -47,7 +47,11 @@ describe('Mailgun', () => {
     peer.reply({ status: 200, json: { id: '<x@y>' } });
     // The credential points at the peer (as https://api.eu.mailgun.net would), with /v3 tolerated.
     await mailgun
-      .create({ credentials: { ...credentials, baseUrl: `${peer.url}/v3` }, timeoutMs: 2000 })
+      .create({
+        credentials: { ...credentials, baseUrl: `${peer.url}/v3` },
+        timeoutMs: 2000,
+        egress: peerEgress,
+      })
       .send(anEmail());
     expect(peer.requests[0]!.path).toBe('/v3/mg.locadora.example/messages');
   });

@@ -12,7 +12,7 @@ import {
   startSmtpPeer,
   type SmtpPeer,
 } from '../peers/smtp-peer.js';
-import { anEmail } from './fixtures.js';
+import { anEmail, peerEgress } from './fixtures.js';
 
 const dkimKey = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({
   type: 'pkcs8',
@@ -22,7 +22,7 @@ const dkimKey = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.e
 /** Adapters keep a pool of connections: each test closes the ones it opened. */
 const opened: ProviderAdapter<'email'>[] = [];
 const open = (context: AdapterContext) => {
-  const adapter = nodemailer.create(context);
+  const adapter = nodemailer.create({ egress: peerEgress, ...context });
   opened.push(adapter);
   return adapter;
 };

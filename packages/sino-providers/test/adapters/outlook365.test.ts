@@ -8,7 +8,7 @@ import {
   startSmtpPeer,
   type SmtpPeer,
 } from '../peers/smtp-peer.js';
-import { anEmail } from './fixtures.js';
+import { anEmail, peerEgress } from './fixtures.js';
 
 describe.runIf(hasOpenssl())('Outlook365', () => {
   const mailbox = 'reservas@locadora.example';
@@ -40,6 +40,7 @@ describe.runIf(hasOpenssl())('Outlook365', () => {
       credentials: { from: mailbox, senderName: 'Locadora', password },
       tlsCa: cert,
       timeoutMs: 2000,
+      egress: peerEgress,
     });
     opened.push(smtp);
     return smtp;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { slack } from '../../src/adapters/slack/index.js';
-import { aChatMessage, contextFor, usePeer } from './fixtures.js';
+import { aChatMessage, classOnlyWords, contextFor, usePeer } from './fixtures.js';
 
 describe('Slack', () => {
   const peer = usePeer();
@@ -42,11 +42,12 @@ describe('Slack', () => {
     expect(await send()).toMatchObject({ kind: 'retryable', status: 429, retryAfterMs: 3000 });
   });
 
-  it('fails permanent on invalid_payload, naming neither the URL nor its token', async () => {
+  it('fails permanent on invalid_payload, naming its status only, neither the URL nor its token', async () => {
     peer.reply({ status: 400, body: `invalid_payload for /services/T0001/B0002/${token}` });
     const error = await send();
     expect(error).toMatchObject({ kind: 'permanent', status: 400 });
-    expect((error as Error).message).toContain('invalid_payload');
+    // The subscriber chose the URL: its answer is not shown, only its status.
+    expect((error as Error).message).toBe(classOnlyWords(400));
     expect((error as Error).message).not.toContain(token);
     expect((error as Error).message).not.toContain(peer.url);
   });

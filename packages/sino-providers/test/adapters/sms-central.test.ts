@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/adapters/errors.js';
 import { smsCentral } from '../../src/adapters/sms-central/index.js';
-import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
+import { anSms, contextFor, rejectionOf, peerEgress, usePeer } from './fixtures.js';
 
 describe('SMS Central', () => {
   const peer = usePeer();
@@ -31,7 +31,11 @@ describe('SMS Central', () => {
   it('posts to the baseUrl credential when the context gives none', async () => {
     peer.reply({ status: 200, body: '0' });
     await smsCentral
-      .create({ credentials: { ...credentials, baseUrl: `${peer.url}/api/v3.2` }, timeoutMs: 2000 })
+      .create({
+        credentials: { ...credentials, baseUrl: `${peer.url}/api/v3.2` },
+        timeoutMs: 2000,
+        egress: peerEgress,
+      })
       .send(anSms());
     expect(peer.requests[0]!.path).toBe('/api/v3.2');
   });

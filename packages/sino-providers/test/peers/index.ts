@@ -5,3 +5,9 @@
 export * from './http-peer.js';
 export * from './http2-peer.js';
 export * from './smtp-peer.js';
+
+/**
+ * The addresses the peers listen on. Sino refuses loopback destinations by default (decision
+ * 024): tests admit their peers with this allow-list, as an operator admits a private relay.
+ */
+export const localPeerNetworks: readonly string[] = ['127.0.0.1', '::1'];

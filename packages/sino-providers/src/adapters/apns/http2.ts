@@ -5,6 +5,8 @@ import {
   type IncomingHttpHeaders,
   type OutgoingHttpHeaders,
 } from 'node:http2';
+import { networkFailure } from '../../egress/failure.js';
+import { publicOnly, type EgressPolicy } from '../../egress/policy.js';
 import { DeliveryError } from '../errors.js';
 import type { HttpAnswer } from '../http.js';
 
@@ -14,7 +16,8 @@ const IDLE_MS = 10 * 60_000;
 /**
  * One HTTP/2 origin (APNs speaks HTTP/2 only, which `fetch` does not): a single session, opened
  * on first use and reused by every request, reopened when the server or the network closed it.
- * `http:` origins speak cleartext HTTP/2 (a local peer in tests).
+ * `http:` origins speak cleartext HTTP/2 (a local peer in tests). Its connection is opened
+ * under the egress rule (decision 024) unless the origin is the operator's own.
  */
 export class Http2Origin {
   private session: ClientHttp2Session | undefined;
@@ -23,6 +26,7 @@ export class Http2Origin {
   constructor(
     base: string,
     private readonly ca?: string | undefined,
+    private readonly egress: EgressPolicy = publicOnly,
   ) {
     this.origin = new URL(base).origin;
   }
@@ -40,7 +44,11 @@ export class Http2Origin {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        reject(new DeliveryError('retryable', message, { cause }));
+        const { kind, words } =
+          cause === undefined
+            ? { kind: 'retryable' as const, words: message }
+            : networkFailure(cause, timeoutMs);
+        reject(new DeliveryError(kind, words, { cause, classOnly: true }));
       };
       const timer = setTimeout(() => {
         stream?.close(constants.NGHTTP2_CANCEL);
@@ -50,7 +58,7 @@ export class Http2Origin {
       try {
         stream = this.open().request({ ':method': 'POST', ':path': path, ...headers });
       } catch (error) {
-        fail(networkWords(error), error);
+        fail('Network error', error);
         return;
       }
       let answerHeaders: IncomingHttpHeaders = {};
@@ -58,7 +66,7 @@ export class Http2Origin {
       stream.on('response', (h) => void (answerHeaders = h));
       stream.setEncoding('utf8');
       stream.on('data', (chunk: string) => void (text += chunk));
-      stream.on('error', (error) => fail(networkWords(error), error));
+      stream.on('error', (error) => fail('Network error', error));
       stream.on('close', () => {
         const status = Number(answerHeaders[':status'] ?? 0);
         if (!status) return fail(`Network error: stream closed (${stream?.rstCode ?? 'no code'})`);
@@ -82,7 +90,22 @@ export class Http2Origin {
   private open(): ClientHttp2Session {
     const open = this.session;
     if (open && !open.closed && !open.destroyed) return open;
-    const session = connect(this.origin, this.ca ? { ca: this.ca } : {});
+    const url = new URL(this.origin);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    const session = connect(this.origin, {
+      ...(this.ca && { ca: this.ca }),
+      // The socket under the egress rule, checked where it connects; TLS with ALPN h2 for https.
+      createConnection: () =>
+        this.egress.connect({
+          host,
+          port,
+          tls:
+            url.protocol === 'https:'
+              ? { ALPNProtocols: ['h2'], ...(this.ca && { ca: this.ca }) }
+              : undefined,
+        }),
+    });
     const forget = () => {
       if (this.session === session) this.session = undefined;
     };
@@ -116,11 +139,4 @@ function answerOf(status: number, headers: IncomingHttpHeaders, text: string): H
       }
     },
   };
-}
-
-function networkWords(error: unknown): string {
-  const code =
-    (error as { code?: string; cause?: { code?: string } } | null)?.cause?.code ??
-    (error as { code?: string } | null)?.code;
-  return code ? `Network error: ${code}` : 'Network error';
 }

@@ -23,6 +23,7 @@ export const apns = defineAdapter({
     const origin = new Http2Origin(
       context.baseUrl ?? (flag(credentials, 'secure') ? PRODUCTION : SANDBOX),
       context.tlsCa,
+      context.egress,
     );
     return {
       async send(message) {

@@ -1,6 +1,6 @@
 import aws4 from 'aws4';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { required } from '../credentials.js';
+import { awsRegion, required } from '../credentials.js';
 import type { DeliveryError } from '../errors.js';
 import { call, failureOf, urlOf, type HttpAnswer } from '../http.js';
 import { mailOf, SINO_ID_HEADER } from '../mail.js';
@@ -90,7 +90,7 @@ async function signedCall(
   json?: unknown,
 ): Promise<HttpAnswer> {
   const { credentials } = context;
-  const region = required(credentials, 'region');
+  const region = awsRegion(credentials);
   const url = new URL(urlOf(context, `https://email.${region}.amazonaws.com`, path));
   const body = json === undefined ? undefined : JSON.stringify(json);
   const signed = aws4.sign(

@@ -1,5 +1,5 @@
 import aws4 from 'aws4';
-import { required } from '../credentials.js';
+import { awsRegion, required } from '../credentials.js';
 import { type FailureKind } from '../errors.js';
 import { call, failureOf, kindOfStatus, urlOf, type HttpAnswer } from '../http.js';
 import { defineAdapter } from '../types.js';
@@ -17,7 +17,7 @@ export const sns = defineAdapter({
   create(context) {
     const { credentials } = context;
     const query = async (params: Record<string, string>): Promise<HttpAnswer> => {
-      const region = required(credentials, 'region');
+      const region = awsRegion(credentials);
       const url = new URL(urlOf(context, `https://sns.${region}.amazonaws.com`, '/'));
       const body = new URLSearchParams(params).toString();
       const signed = aws4.sign(
