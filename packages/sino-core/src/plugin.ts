@@ -133,6 +133,15 @@ export const sinoCore = fp<SinoOptions>(
         },
       );
       await services.sandboxRetention.start();
+      // Integrations the egress rule refuses are told once the server is up, without holding
+      // the start back (names may take a while to resolve).
+      app.addHook('onReady', async () => {
+        void services
+          .reportRefused()
+          .catch((err: unknown) =>
+            app.log.warn({ err }, 'the start report of refused integrations did not run'),
+          );
+      });
     }
   },
   { name: 'sino-core', fastify: '5.x' },

@@ -1,3 +1,4 @@
+import { EgressPolicy } from '@sino/providers';
 import type { SinoOptions } from './context.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RealtimePublisher } from './realtime/port.js';
@@ -31,6 +32,7 @@ import { retryScheduleOf } from './delivery/options.js';
 import { createWebhookReceiver } from './delivery/webhooks.js';
 import { createIntegrationCache } from './delivery/integration-cache.js';
 import { createSandboxRetention } from './delivery/sandbox-retention.js';
+import { reportRefusedDestinations } from './delivery/destination-report.js';
 
 /** Builds every Sino service once, on its dependencies (database, secrets, sockets). */
 export function createSinoServices(
@@ -68,6 +70,7 @@ export function createSinoServices(
     repo: deliveries,
     secrets,
     settings: options.delivery ?? {},
+    log,
   });
   const integrationCache = createIntegrationCache();
   const integrations = createIntegrationService({
@@ -98,15 +101,26 @@ export function createSinoServices(
     subscribers,
     messages,
     workflowCache,
+    // Workflow webhook filters: the allow-list, and no operator URL trusted (decision 024).
+    egress: new EgressPolicy({ allowedNetworks: options.delivery?.allowedNetworks }),
     log,
   });
   const activity = createActivityService({
     repo: createActivityRepository(options.db),
     subscribers,
   });
+  /** The start's report of integrations the egress rule refuses (decision 024). */
+  const reportRefused = () =>
+    reportRefusedDestinations({
+      integrations: integrationRepository,
+      secrets,
+      settings: options.delivery ?? {},
+      log,
+    });
   return {
     activity,
     integrations,
+    reportRefused,
     deliveries,
     providers,
     webhooks,

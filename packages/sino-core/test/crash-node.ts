@@ -8,6 +8,7 @@
  */
 import Fastify from 'fastify';
 import { openDatabase } from '@locadora/db';
+import { localPeerNetworks } from '@sino/providers/testing';
 import { sinoCore, sinoMigrations } from '../src/index.js';
 
 const env = process.env;
@@ -30,6 +31,8 @@ await app.register(sinoCore, {
   encryptionKey: 'encryption-key-for-tests-0123456789abcdef',
   // The test sends its triggers as fast as the node takes them.
   rateLimit: { triggerPerSecond: 100_000, generalPerSecond: 100_000 },
+  // The test's webhook filter listens on loopback, which the egress rule refuses unless allowed.
+  delivery: { allowedNetworks: localPeerNetworks },
 });
 app.addHook('onClose', () => database.close());
 const credentials = await app.sino.identity.bootstrapDevelopment('Crash test');

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { startHttpPeer, type HttpPeer } from '@sino/providers/testing';
+import { localPeerNetworks, startHttpPeer, type HttpPeer } from '@sino/providers/testing';
 import { executionDetails, jobs, messages, workflowSteps } from '../src/db/schema.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 import { eventually } from './fixtures.js';
@@ -34,6 +34,8 @@ beforeAll(async () => {
         expo: peers.expo.url,
       },
       timeoutMs: 2000,
+      // The subscriber's chat webhook is a local peer: allowed, as an operator allows a network.
+      allowedNetworks: localPeerNetworks,
       // Short waits, no jitter: the retry test waits for the second attempt.
       retryDelaysMs: [300, 300],
       retryJitter: 0,

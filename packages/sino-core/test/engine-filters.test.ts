@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
+import { localPeerNetworks } from '@sino/providers/testing';
 import { jobs, workflowSteps } from '../src/db/schema.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
@@ -13,7 +14,8 @@ let webhookUrl: string;
 const calls: { headers: IncomingHttpHeaders; body: Record<string, unknown> }[] = [];
 
 beforeAll(async () => {
-  t = await createSinoTestApp();
+  // The webhook filter's server listens on loopback: allowed, as an operator allows a network.
+  t = await createSinoTestApp({ delivery: { allowedNetworks: localPeerNetworks } });
   webhook = createServer((req, res) => {
     let text = '';
     req.on('data', (c: Buffer) => (text += c.toString()));

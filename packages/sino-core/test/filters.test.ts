@@ -3,6 +3,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FilterOperator } from '@sino/shared';
+import { EgressPolicy } from '@sino/providers';
+import { localPeerNetworks } from '@sino/providers/testing';
 import {
   evaluateFilters,
   type FilterGroup,
@@ -550,6 +552,8 @@ describe('webhook source over HTTP', () => {
     apiKey: API_KEY,
     environmentId: ENVIRONMENT_ID,
     timeoutMs: 200,
+    // The test's server listens on loopback: allowed, as an operator allows a network.
+    egress: new EgressPolicy({ allowedNetworks: localPeerNetworks }),
   });
   const httpPorts = () => ports({ callWebhook: caller });
   const hook = (
@@ -647,7 +651,9 @@ describe('webhook source over HTTP', () => {
       httpPorts(),
     );
     expect(outcome.passed).toBe(false);
-    expect(outcome.conditions[0]?.error).toMatch(/^Webhook request failed: .*ECONNREFUSED/);
+    expect(outcome.conditions[0]?.error).toBe(
+      'Webhook request failed: Network error: connection refused',
+    );
   });
 
   it('the caller itself throws WebhookFilterError, and parses the JSON answer', async () => {
@@ -658,6 +664,45 @@ describe('webhook source over HTTP', () => {
     await expect(caller(`${base}/error`, { payload: {}, subscriber: {} })).rejects.toBeInstanceOf(
       WebhookFilterError,
     );
+  });
+
+  it('never reaches a loopback webhook by default, and says only that it is not allowed', async () => {
+    received.length = 0;
+    const publicOnly = ports({
+      callWebhook: createWebhookCaller({
+        apiKey: API_KEY,
+        environmentId: ENVIRONMENT_ID,
+        timeoutMs: 200,
+        egress: new EgressPolicy(),
+      }),
+    });
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const outcome = await evaluateFilters(
+      [
+        or(
+          hook('/allow'),
+          hook('/error'),
+          { ...hook('/allow'), webhookUrl: `http://localhost:${new URL(base).port}/allow` },
+          { ...hook('/allow'), webhookUrl: `http://127.0.0.1:${closedPort}/allow` },
+        ),
+      ],
+      input,
+      publicOnly,
+    );
+    expect(outcome.passed).toBe(false);
+    expect(received).toEqual([]);
+    // An open port, a name resolving to loopback and a closed port: one and the same answer.
+    const errors = outcome.conditions.map((c) => c.error);
+    expect(new Set(errors)).toEqual(
+      new Set([expect.stringMatching(/^Webhook request failed: Destination not allowed/)]),
+    );
+    for (const error of errors) {
+      expect(error).not.toContain(String(closedPort));
+      expect(error).not.toContain('boom');
+    }
   });
 
   it('refuses a webhook URL that is not http(s)', async () => {

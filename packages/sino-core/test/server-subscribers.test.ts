@@ -390,7 +390,9 @@ describe('POST /v1/subscribers/bulk', () => {
           },
           {
             subscriberId: 'bulk-bad',
-            channels: [{ providerId: 'discord', credentials: { webhookUrl: 'x' } }],
+            channels: [
+              { providerId: 'discord', credentials: { webhookUrl: 'https://discord.example/x' } },
+            ],
           },
         ],
       },
@@ -550,6 +552,21 @@ describe('credentials', () => {
     expect((await channelsOf())[0]!.credentials.deviceTokens).toEqual(['c', 'd']);
     await patch({ providerId: 'fcm', credentials: { deviceTokens: [] } });
     expect((await channelsOf())[0]!.credentials.deviceTokens).toEqual([]);
+  });
+
+  it('refuses a chat webhook URL that is not http(s) or carries a user name or password', async () => {
+    const before = await channelsOf();
+    for (const [webhookUrl, message] of [
+      ['not a url', 'must be an http(s) URL'],
+      ['file:///etc/passwd', 'must be an http(s) URL'],
+      ['https://user:hook-pass@hooks.example/x', 'must not carry a user name or password'],
+    ] as const) {
+      const r = await put({ providerId: 'slack', credentials: { webhookUrl } });
+      expect(r.statusCode, webhookUrl).toBe(400);
+      expect(r.json().message, webhookUrl).toEqual([`credentials.webhookUrl ${message}`]);
+      expect(r.body).not.toContain('hook-pass');
+    }
+    expect(await channelsOf()).toEqual(before);
   });
 
   it('keeps one entry per provider and integration; integrationIdentifier picks the integration', async () => {

@@ -1,5 +1,7 @@
 import {
   adapterDefinition,
+  DeliveryError,
+  EgressPolicy,
   type AdapterContext,
   type DeliveryChannel,
   type ProviderAdapter,
@@ -9,6 +11,7 @@ import type { Integration } from '../modules/integrations/repository.js';
 import type { ProviderChecks } from '../modules/integrations/service.js';
 import { openCredentials, type CredentialValues } from '../modules/integrations/credentials.js';
 import type { SecretBox } from '../secret-box.js';
+import type { ErrorLog } from '../errors.js';
 import type { DeliveryRepository } from './repository.js';
 import { createSandboxAdapter, isSandboxProvider } from './sandbox.js';
 
@@ -20,7 +23,22 @@ export interface ProviderSettings {
   timeoutMs?: number | undefined;
   /** Extra certificate authorities (PEM) trusted for providers' TLS (a private SMTP relay). */
   tlsCa?: string | undefined;
+  /**
+   * Networks and addresses provider destinations may reach although the egress rule refuses
+   * them by default (a relay on a private network, a test's local peers), decision 024.
+   */
+  allowedNetworks?: readonly string[] | undefined;
 }
+
+/**
+ * The egress rule of provider connections: the allow-list, and the operator's base URLs
+ * trusted (reached without a check).
+ */
+export const providerEgressOf = (settings: ProviderSettings) =>
+  new EgressPolicy({
+    allowedNetworks: settings.allowedNetworks,
+    trustedUrls: Object.values(settings.baseUrls ?? {}),
+  });
 
 /** An integration's adapter, ready to send, with the credentials it was built from. */
 export interface Ready {
@@ -40,15 +58,19 @@ export function createProviderDirectory(deps: {
   repo: DeliveryRepository;
   secrets: SecretBox;
   settings: ProviderSettings;
+  /** Where an adapter's unexpected failure of a check is told to the operator. */
+  log?: ErrorLog | undefined;
 }) {
   const cache = new Map<string, Ready & { stamp: number }>();
   const timeoutMs = deps.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const egress = providerEgressOf(deps.settings);
 
   const contextOf = (providerId: string, credentials: CredentialValues): AdapterContext => ({
     credentials,
     baseUrl: deps.settings.baseUrls?.[providerId],
     timeoutMs,
     tlsCa: deps.settings.tlsCa,
+    egress,
   });
 
   /** A fresh adapter for the provider; undefined when Sino has none for it. */
@@ -105,6 +127,11 @@ export function createProviderDirectory(deps: {
         if (!adapter?.check) return undefined;
         try {
           return await adapter.check();
+        } catch (error) {
+          // An unreachable provider is an answer (`ok: false`), never a 500.
+          if (error instanceof DeliveryError) return { ok: false, message: error.message };
+          deps.log?.error({ err: error, providerId }, 'provider check failed unexpectedly');
+          return { ok: false, message: 'The provider adapter failed unexpectedly' };
         } finally {
           await adapter.close?.();
         }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { EgressPolicy } from '@sino/providers';
 import type { Database } from '@locadora/db';
 import { renderTemplate } from '../templates/render.js';
 import { evaluateFilters, type FilterGroup } from '../filters/evaluate.js';
@@ -31,6 +32,8 @@ export function createWorkflowEngine(deps: {
   messages: MessageService;
   /** Workflows as the engine reads them; the workflow service clears it on every write. */
   workflowCache: WorkflowCache;
+  /** Where workflow webhook filters may connect (decision 024). */
+  egress: EgressPolicy;
   log: FastifyBaseLogger;
   now?: () => Date;
 }) {
@@ -74,6 +77,7 @@ export function createWorkflowEngine(deps: {
           callWebhook: createWebhookCaller({
             apiKey: apiKey ?? '',
             environmentId: job.environmentId,
+            egress: deps.egress,
           }),
           previousStepMessage: (uuid) => repo.messageOfStep(job.notificationId, uuid),
           now,

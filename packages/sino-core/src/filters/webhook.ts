@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { egressFetch, networkFailure, type EgressPolicy } from '@sino/providers';
 import type { FilterPorts, WebhookRequestBody } from './evaluate.js';
 
 /** The webhook of a filter could not be asked, or gave no usable answer. */
@@ -16,6 +17,11 @@ export interface WebhookCallerOptions {
   environmentId: string;
   /** Covers connecting, the answer's headers and its body; 5 s by default. */
   timeoutMs?: number;
+  /**
+   * Where the webhook may be: the egress rule of provider destinations, checked where the
+   * socket connects (decision 024). A workflow's author chooses the URL.
+   */
+  egress: EgressPolicy;
 }
 
 const hmac = (key: string, message: string) =>
@@ -31,8 +37,10 @@ const hmac = (key: string, message: string) =>
  *   it a receiver can also tell the body was not altered.
  *
  * Redirects are refused rather than followed, so the signed request goes to the configured URL
- * only. Any failure (network, timeout, non-2xx, an answer that is not JSON) throws
- * `WebhookFilterError`; the evaluator turns it into a failed condition.
+ * only, and the connection goes only where the egress rule allows (no loopback, private,
+ * link-local or metadata address unless the operator allowed it). Any failure (network,
+ * timeout, non-2xx, an answer that is not JSON) throws `WebhookFilterError` naming its class
+ * only, never what answered: the evaluator records it in the execution details.
  */
 export function createWebhookCaller(options: WebhookCallerOptions): FilterPorts['callWebhook'] {
   const timeoutMs = options.timeoutMs ?? 5000;
@@ -42,7 +50,7 @@ export function createWebhookCaller(options: WebhookCallerOptions): FilterPorts[
     const text = JSON.stringify(body);
     let answer: string;
     try {
-      const response = await fetch(url, {
+      const response = await egressFetch(options.egress, url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -51,7 +59,6 @@ export function createWebhookCaller(options: WebhookCallerOptions): FilterPorts[
           'sino-body-hmac-256': hmac(options.apiKey, text),
         },
         body: text,
-        redirect: 'error',
         signal: AbortSignal.timeout(timeoutMs),
       });
       answer = await response.text();
@@ -60,14 +67,11 @@ export function createWebhookCaller(options: WebhookCallerOptions): FilterPorts[
       }
     } catch (error) {
       if (error instanceof WebhookFilterError) throw error;
-      if (error instanceof DOMException && error.name === 'TimeoutError') {
-        throw new WebhookFilterError(`Webhook did not answer within ${timeoutMs} ms`, {
-          cause: error,
-        });
-      }
-      const reason = error instanceof Error ? (error.cause ?? error) : error;
+      const { words } = networkFailure(error, timeoutMs);
       throw new WebhookFilterError(
-        `Webhook request failed: ${reason instanceof Error ? reason.message : String(reason)}`,
+        words.startsWith('No answer within')
+          ? `Webhook did not answer within ${timeoutMs} ms`
+          : `Webhook request failed: ${words}`,
         { cause: error },
       );
     }

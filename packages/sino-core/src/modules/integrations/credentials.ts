@@ -24,10 +24,52 @@ export function maskCredentials(entry: ProviderEntry | undefined, values: Creden
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined || value === null || value === '') continue;
     const field = entry?.credentials.find((f) => f.key === key);
-    out[key] = isSecret(field) && typeof value !== 'boolean' ? maskValue(value) : value;
+    out[key] =
+      isSecret(field) && typeof value !== 'boolean' ? maskValue(value) : withoutUserInfo(value);
   }
   return out;
 }
+
+/**
+ * A URL stored with a user name or password inside (refused since decision 024, possible in
+ * older rows) is answered with them masked.
+ */
+const withoutUserInfo = (value: unknown): unknown =>
+  typeof value === 'string'
+    ? value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, `$1${MASK}@`)
+    : value;
+
+/** Keys whose stored secret an update keeps because it was sent back exactly as masked. */
+export const keptFromMask = (given: CredentialValues, stored: CredentialValues): string[] =>
+  Object.entries(given)
+    .filter(([key, value]) => {
+      const kept = stored[key];
+      return kept !== undefined && typeof value === 'string' && value === maskValue(kept);
+    })
+    .map(([key]) => key);
+
+/** A destination's value as compared: blank is absent, switches on or off, text trimmed. */
+function destinationValue(field: CredentialField, value: unknown): string {
+  if (value === undefined || value === null || value === '') return '';
+  if (field.type === 'switch' || field.type === 'boolean')
+    return value === true || value === 'true' || field.onValues?.includes(value as string)
+      ? 'on'
+      : '';
+  return String(value).trim();
+}
+
+/** The destination fields (decision 024) whose value differs between two credential sets. */
+export const changedDestinations = (
+  entry: ProviderEntry,
+  before: CredentialValues,
+  after: CredentialValues,
+): string[] =>
+  entry.credentials
+    .filter(
+      (f) =>
+        f.destination && destinationValue(f, before[f.key]) !== destinationValue(f, after[f.key]),
+    )
+    .map((f) => f.key);
 
 /**
  * The credentials an update stores: the given ones, where a secret sent back exactly as the

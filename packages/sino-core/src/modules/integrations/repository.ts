@@ -36,6 +36,10 @@ export function createIntegrationRepository(db: Database) {
         .where(live(environmentId))
         .orderBy(asc(integrations.channel), ...deliveryOrder),
 
+    /** Every environment's integrations, deleted ones aside (the start report, decision 024). */
+    everyLive: (): Promise<Integration[]> =>
+      db.select().from(integrations).where(isNull(integrations.deletedAt)),
+
     /** The environment's active integrations of a channel, in the order deliveries try them. */
     activeOfChannel: (environmentId: string, channel: Channel): Promise<Integration[]> =>
       db

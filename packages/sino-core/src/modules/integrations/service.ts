@@ -5,6 +5,8 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import type { SecretBox } from '../../secret-box.js';
 import type { Scope } from '../subscribers/service.js';
 import {
+  changedDestinations,
+  keptFromMask,
   mergeMasked,
   openCredentials,
   sealCredentials,
@@ -163,6 +165,15 @@ export function createIntegrationService(deps: {
       if (input.credentials !== undefined) {
         const stored = openCredentials(deps.secrets, current.credentialsCiphertext);
         const credentials = mergeMasked(input.credentials, stored);
+        // Moving where the credentials go takes the secrets themselves, not their masks: with
+        // a mask sent back and a new base URL, anyone with the API key could have the stored
+        // key sent to a server of their own (decision 024).
+        const moved = changedDestinations(entry, stored, credentials);
+        const kept = keptFromMask(input.credentials, stored);
+        if (moved.length > 0 && kept.length > 0)
+          throw badRequest(
+            `Changing ${moved.join(', ')} changes where the credentials are sent: send ${kept.join(', ')} again, not masked`,
+          );
         await vet(entry, credentials, input.check ?? false);
         changes.credentialsCiphertext = sealCredentials(deps.secrets, credentials);
         if (current.channel === 'in_app') changes.hmac = isOn(credentials['hmac']);

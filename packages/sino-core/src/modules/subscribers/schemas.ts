@@ -28,8 +28,20 @@ function isLocale(value: string): boolean {
 
 const providerId = z.string().trim().min(1).max(100);
 
+/**
+ * A chat webhook URL: Sino posts every chat message there, so it must be an http(s) URL, and
+ * carries no user name or password (they would be shown as the URL is). Where it may lead is
+ * the egress rule's to say, when delivering (decision 024).
+ */
+const webhookUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .max(2000)
+  .refine((url) => !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url), {
+    error: 'must not carry a user name or password',
+  });
+
 const credentials = z.object({
-  webhookUrl: text(2000).nullish(),
+  webhookUrl: webhookUrl.nullish(),
   channel: text(500).nullish(),
   deviceTokens: z.array(text(4096)).max(100).nullish(),
 });
