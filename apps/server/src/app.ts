@@ -159,6 +159,7 @@ export async function construirApp(
       timeoutMs: config.SINO_DELIVERY_TIMEOUT_MS,
       retryDelaysMs: config.SINO_DELIVERY_RETRY_SECONDS,
       baseUrls: config.SINO_PROVIDER_BASE_URLS,
+      allowedNetworks: config.SINO_PROVIDER_ALLOWED_NETWORKS,
       tlsCa: config.SINO_PROVIDER_CA_FILE
         ? readFileSync(config.SINO_PROVIDER_CA_FILE, 'utf8')
         : undefined,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { invalidNetworks } from '@sino/core';
 
 const inteiro = (padrao: number, min = 1, max = 1_000_000) =>
   z.coerce.number().int().min(min).max(max).default(padrao);
@@ -69,9 +70,30 @@ export const esquemaDeConfiguracao = z.object({
     .pipe(
       z.record(
         z.string(),
-        z.url({ protocol: /^(https?|smtps?)$/, error: 'must be an http(s) or smtp(s) URL' }),
+        z
+          .url({ protocol: /^(https?|smtps?)$/, error: 'must be an http(s) or smtp(s) URL' })
+          // The URLs are logged and shown as configuration: a password does not go in one.
+          .refine((url) => !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url), {
+            error: 'must not carry a user name or password',
+          }),
       ),
     )
+    .optional(),
+  /**
+   * Networks (CIDR) and addresses provider destinations and webhook filters may reach although
+   * they are loopback, private, link-local or reserved (a relay on the private network).
+   */
+  SINO_PROVIDER_ALLOWED_NETWORKS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => invalidNetworks(list).length === 0, {
+      error: 'must be addresses or CIDRs separated by commas, e.g. 10.0.0.0/8,192.168.1.20',
+    })
     .optional(),
   /** A PEM file of certificate authorities trusted for providers (a private SMTP relay). */
   SINO_PROVIDER_CA_FILE: z.string().min(1).optional(),

@@ -79,4 +79,25 @@ describe('configuration', () => {
       /SINO_PROVIDER_BASE_URLS: must be a JSON object of provider id to URL/,
     );
   });
+
+  it('stops the start on a base URL carrying a password, and reads the allowed networks', () => {
+    let erro: unknown;
+    try {
+      lerConfiguracao({
+        SINO_PROVIDER_BASE_URLS: '{"sendgrid":"https://api:sg-proxy-pass@proxy.example"}',
+        SINO_PROVIDER_ALLOWED_NETWORKS: '10.0.0.0/8, relay.internal',
+      });
+    } catch (e) {
+      erro = e;
+    }
+    expect((erro as ConfiguracaoInvalida).problemas).toEqual([
+      'SINO_PROVIDER_BASE_URLS.sendgrid: must not carry a user name or password',
+      'SINO_PROVIDER_ALLOWED_NETWORKS: must be addresses or CIDRs separated by commas, e.g. 10.0.0.0/8,192.168.1.20',
+    ]);
+    expect((erro as Error).message).not.toContain('sg-proxy-pass');
+    expect(
+      lerConfiguracao({ SINO_PROVIDER_ALLOWED_NETWORKS: '10.20.0.0/16, 192.168.1.25,fd00::/8' })
+        .SINO_PROVIDER_ALLOWED_NETWORKS,
+    ).toEqual(['10.20.0.0/16', '192.168.1.25', 'fd00::/8']);
+  });
 });
