@@ -278,6 +278,38 @@ describe('redirects', () => {
   });
 });
 
+describe("a service account's token_uri (FCM)", () => {
+  const peer = usePeer();
+  const serviceAccount = (tokenUri: string) =>
+    JSON.stringify({
+      client_email: 'sino@locadora.iam.gserviceaccount.com',
+      private_key: generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
+      project_id: 'locadora-app',
+      token_uri: tokenUri,
+    });
+
+  it('is a destination like the others: refused by default, its words never shown', async () => {
+    const before = httpRequests;
+    const refused = await adapter('push', 'fcm', {
+      serviceAccount: serviceAccount(`http://127.0.0.1:${httpPort}/token`),
+    }).check!();
+    expect(refused.ok).toBe(false);
+    expect(refused.message).toMatch(/^Destination not allowed/);
+    expect(httpRequests).toBe(before);
+
+    peer.reply({ status: 400, json: { error: 'invalid_grant', error_description: SECRET_BODY } });
+    const shown = await adapter(
+      'push',
+      'fcm',
+      { serviceAccount: serviceAccount(`${peer.url}/token`) },
+      { egress: allowed },
+    ).check!();
+    expect(shown).toEqual({ ok: false, message: classOnlyWords(400) });
+  });
+});
+
 describe("the operator's own URL", () => {
   const peer = usePeer();
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SignJWT, importPKCS8 } from 'jose';
 import { DeliveryError, badCredentials } from '../errors.js';
+import { isProviderUrl } from '../../catalogue/destinations.js';
 import { call, failureOf, urlOf, type HttpAnswer } from '../http.js';
 import { defineAdapter, type AdapterContext, type Credentials, type SendResult } from '../types.js';
 import { toEveryTarget } from '../every-target.js';
@@ -64,6 +65,7 @@ export const fcm = defineAdapter({
 
 const FCM_BASE = 'https://fcm.googleapis.com';
 const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token';
+const GOOGLE_HOSTS = ['oauth2.googleapis.com', '*.googleapis.com'];
 const SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 /** An access token is renewed this long before Google says it expires. */
@@ -167,7 +169,15 @@ async function exchange(context: AdapterContext, account: ServiceAccount): Promi
   }>();
   if (answer.status < 200 || answer.status >= 300) {
     const words = [json?.error, json?.error_description].filter(Boolean).join(': ');
-    throw failureOf(secretContext(context, account), answer, {
+    // A key file's token_uri off Google's hosts (and off the operator's base URL for FCM) was
+    // chosen with the credentials: its words are not shown (decision 024).
+    const operators =
+      context.baseUrl !== undefined &&
+      URL.canParse(account.token_uri) &&
+      new URL(account.token_uri).origin === new URL(context.baseUrl).origin;
+    const chosen =
+      context.callerChosen || !(operators || isProviderUrl(account.token_uri, GOOGLE_HOSTS));
+    throw failureOf({ ...secretContext(context, account), callerChosen: chosen }, answer, {
       ...(words && { message: `Google refused the service account (${words})` }),
     });
   }
