@@ -8,6 +8,7 @@ import { asc, eq } from 'drizzle-orm';
 import { createTestDatabase } from '@locadora/db/testing';
 import { localPeerNetworks, startHttpPeer, type HttpPeer } from '@sino/providers/testing';
 import { integrations, jobs } from '../src/db/schema.js';
+import { sealCredentials } from '../src/modules/integrations/credentials.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 import { eventually } from './fixtures.js';
 
@@ -354,6 +355,24 @@ describe('changing where credentials go', () => {
     });
     expect(u.statusCode).toBe(400);
     expect(r.body + u.body + allowed.logs.join('\n')).not.toContain('url-pass-0006');
+  });
+
+  it('answers masked a user name or password a URL was stored with before the rule', async () => {
+    const id = await integration(allowed, {
+      ...smsCentral('https://sms.example.com/api'),
+      active: false,
+    });
+    const old = smsCentral('https://ana:old-url-pass-0008@sms.example.com/api').credentials;
+    await allowed.db
+      .update(integrations)
+      .set({ credentialsCiphertext: sealCredentials(allowed.app.sino.secrets, old) })
+      .where(eq(integrations.id, id));
+    const listed = (await allowed.api('GET', '/v1/integrations')).json().data as {
+      _id: string;
+      credentials: Record<string, unknown>;
+    }[];
+    const answered = listed.find((i) => i._id === id)!.credentials['baseUrl'];
+    expect(answered).toBe('https://••••••••@sms.example.com/api');
   });
 });
 
