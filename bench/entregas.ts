@@ -142,6 +142,8 @@ async function main() {
         SEED_DEMO_ACCOUNTS: 'false',
         DATABASE_POOL_MAX: '20',
         SINO_PROVIDER_BASE_URLS: JSON.stringify({ sendgrid: `http://127.0.0.1:${http.porta}` }),
+        // The Custom SMTP integration's host is the local SMTP peer (decision 024).
+        SINO_PROVIDER_ALLOWED_NETWORKS: '127.0.0.1',
       },
     });
     const { apiKey } = JSON.parse(
