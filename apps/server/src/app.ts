@@ -147,6 +147,7 @@ export async function construirApp(
     db: banco.db,
     database: banco,
     redisUrl: config.REDIS_URL,
+    redisPrefix: config.SINO_REDIS_PREFIX,
     runWorkers: config.ROLE === 'all' || config.ROLE === 'worker',
     workerConcurrency: config.SINO_WORKER_CONCURRENCY,
     widgetTokenSecret: config.SINO_WIDGET_JWT_SECRET ?? segredo('sinoWidgetSecret'),

@@ -28,6 +28,11 @@ export const esquemaDeConfiguracao = z.object({
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
     .optional(),
+  /** Names this installation on REDIS_URL: its queue keys and socket channels start with it. */
+  SINO_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, _ or -' })
+    .optional(),
   /** What this process runs: everything, or one role of a scaled-out deployment. */
   ROLE: z.enum(['all', 'api', 'worker', 'ws']).default('all'),
   JWT_SECRET: z.string().min(32, { error: 'must have at least 32 characters' }).optional(),
