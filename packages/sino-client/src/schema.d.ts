@@ -7187,6 +7187,19 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
             };
         };
         delete?: never;

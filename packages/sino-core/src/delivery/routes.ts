@@ -91,14 +91,25 @@ export const sandboxRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) =
 };
 
 /**
+ * Largest webhook body read. Twilio and Plivo, the providers whose webhooks Sino reads, post
+ * one status per request (under 2 KiB); the largest batches among the catalogue's providers
+ * whose size is bounded are SES's events through SNS, 256 KB at most. A body over it is
+ * answered 413 from its Content-Length, before it is read (bench/README.md, "Webhooks").
+ */
+export const WEBHOOK_BODY_LIMIT = 256 * 1024;
+
+/**
  * Providers' delivery webhooks, at Novu 0.24's path. No API key: the provider's signature,
  * checked with the integration's credentials, is the authentication. The raw body is kept,
- * since signatures are over the bytes sent.
+ * since signatures are over the bytes sent; adapters parse it only as their scheme needs,
+ * bounded.
  */
 export const providerWebhookRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
+    (_req, body, done) => done(null, body),
   );
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
@@ -117,7 +128,7 @@ export const providerWebhookRoutes: FastifyPluginAsync<SinoContext> = async (app
           200: z.object({
             data: z.object({ received: z.number().int(), matched: z.number().int() }),
           }),
-          ...errors(400, 401, 404),
+          ...errors(400, 401, 404, 413),
         },
       },
     },
