@@ -160,6 +160,7 @@ export async function construirApp(
       timeoutMs: config.SINO_DELIVERY_TIMEOUT_MS,
       retryDelaysMs: config.SINO_DELIVERY_RETRY_SECONDS,
       baseUrls: config.SINO_PROVIDER_BASE_URLS,
+      publicUrl: config.SINO_PUBLIC_URL,
       tlsCa: config.SINO_PROVIDER_CA_FILE
         ? readFileSync(config.SINO_PROVIDER_CA_FILE, 'utf8')
         : undefined,

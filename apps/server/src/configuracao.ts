@@ -78,6 +78,8 @@ export const esquemaDeConfiguracao = z.object({
       ),
     )
     .optional(),
+  /** Where providers reach this server: messages' callback URLs (Plivo) start with it. */
+  SINO_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   /** A PEM file of certificate authorities trusted for providers (a private SMTP relay). */
   SINO_PROVIDER_CA_FILE: z.string().min(1).optional(),
   ACCESS_TOKEN_TTL_MINUTES: inteiro(15, 1, 24 * 60),

@@ -29,6 +29,7 @@ import { createProviderDirectory } from './delivery/directory.js';
 import { createDeliveryService } from './delivery/service.js';
 import { retryScheduleOf } from './delivery/options.js';
 import { createWebhookReceiver } from './delivery/webhooks.js';
+import { createCallbackUrls } from './delivery/callbacks.js';
 import { createIntegrationCache } from './delivery/integration-cache.js';
 import { createSandboxRetention } from './delivery/sandbox-retention.js';
 
@@ -70,6 +71,10 @@ export function createSinoServices(
     settings: options.delivery ?? {},
   });
   const integrationCache = createIntegrationCache();
+  const callbacks = createCallbackUrls({
+    secret: options.encryptionKey,
+    publicUrl: options.delivery?.publicUrl,
+  });
   const integrations = createIntegrationService({
     integrations: integrationRepository,
     secrets,
@@ -81,6 +86,7 @@ export function createSinoServices(
     repo: deliveries,
     directory: providers,
     integrationCache,
+    callbacks,
     log,
   });
   const sandboxRetention = createSandboxRetention({ repo: deliveries, scheduler: queue });
@@ -88,6 +94,7 @@ export function createSinoServices(
     integrations: integrationRepository,
     repo: deliveries,
     directory: providers,
+    callbacks,
   });
   const { engine, events } = createWorkflowEngine({
     db: options.db,
@@ -110,6 +117,7 @@ export function createSinoServices(
     deliveries,
     providers,
     webhooks,
+    callbacks,
     sandboxRetention,
     engine,
     events,
