@@ -145,7 +145,12 @@ export function createDeliveryService(deps: {
       }
       case 'sms': {
         const statusCallbackUrl = deps.callbacks.urlFor(
-          { ...input, channel, providerId: route.integration.providerId },
+          {
+            organizationId: input.organizationId,
+            environmentId: input.environmentId,
+            channel,
+            providerId: route.integration.providerId,
+          },
           input.id,
         );
         return {
