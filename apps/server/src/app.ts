@@ -147,6 +147,7 @@ export async function construirApp(
     db: banco.db,
     database: banco,
     redisUrl: config.REDIS_URL,
+    redisPrefix: config.SINO_REDIS_PREFIX,
     runWorkers: config.ROLE === 'all' || config.ROLE === 'worker',
     workerConcurrency: config.SINO_WORKER_CONCURRENCY,
     widgetTokenSecret: config.SINO_WIDGET_JWT_SECRET ?? segredo('sinoWidgetSecret'),
@@ -160,6 +161,7 @@ export async function construirApp(
       retryDelaysMs: config.SINO_DELIVERY_RETRY_SECONDS,
       baseUrls: config.SINO_PROVIDER_BASE_URLS,
       allowedNetworks: config.SINO_PROVIDER_ALLOWED_NETWORKS,
+      publicUrl: config.SINO_PUBLIC_URL,
       tlsCa: config.SINO_PROVIDER_CA_FILE
         ? readFileSync(config.SINO_PROVIDER_CA_FILE, 'utf8')
         : undefined,

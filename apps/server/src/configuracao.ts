@@ -29,6 +29,11 @@ export const esquemaDeConfiguracao = z.object({
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
     .optional(),
+  /** Names this installation on REDIS_URL: its queue keys and socket channels start with it. */
+  SINO_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, _ or -' })
+    .optional(),
   /** What this process runs: everything, or one role of a scaled-out deployment. */
   ROLE: z.enum(['all', 'api', 'worker', 'ws']).default('all'),
   JWT_SECRET: z.string().min(32, { error: 'must have at least 32 characters' }).optional(),
@@ -95,6 +100,8 @@ export const esquemaDeConfiguracao = z.object({
       error: 'must be addresses or CIDRs separated by commas, e.g. 10.0.0.0/8,192.168.1.20',
     })
     .optional(),
+  /** Where providers reach this server: messages' callback URLs (Plivo) start with it. */
+  SINO_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   /** A PEM file of certificate authorities trusted for providers (a private SMTP relay). */
   SINO_PROVIDER_CA_FILE: z.string().min(1).optional(),
   ACCESS_TOKEN_TTL_MINUTES: inteiro(15, 1, 24 * 60),

@@ -19,7 +19,13 @@ export interface SinoOptions {
   runWorkers?: boolean | undefined;
   /** Queue tasks one process runs at once; 24 when absent. */
   workerConcurrency?: number | undefined;
-  /** BullMQ only: prefix of the queue's Redis keys (`sino` when absent). */
+  /**
+   * Names this installation on a shared Redis: the queue's keys (BullMQ) and the socket
+   * fan-out's channels start with it, the channels with the database index too, since Redis
+   * pub/sub ignores it (`realtime/gateway.ts`). `sino` when absent.
+   */
+  redisPrefix?: string | undefined;
+  /** BullMQ only: prefix of the queue's Redis keys, when it differs from `redisPrefix`. */
   queuePrefix?: string | undefined;
   /** Database queue only: how often idle workers look for due jobs. */
   queuePollingIntervalMs?: number | undefined;

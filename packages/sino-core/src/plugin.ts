@@ -96,13 +96,15 @@ export const sinoCore = fp<SinoOptions>(
       subscribers: createSubscriberRepository(options.db),
       log: app.log,
       redisUrl: options.redisUrl,
+      redisPrefix: options.redisPrefix,
     });
     app.addHook('preClose', () => gateway.close());
+    const queuePrefix = options.queuePrefix ?? options.redisPrefix;
     const queue = await createJobQueue<SinoTask>({
       name: 'sino-jobs',
       database: options.database,
       redisUrl: options.redisUrl,
-      ...(options.queuePrefix && { redisPrefix: options.queuePrefix }),
+      ...(queuePrefix && { redisPrefix: queuePrefix }),
       ...(options.queuePollingIntervalMs !== undefined && {
         pollingIntervalMs: options.queuePollingIntervalMs,
       }),

@@ -30,6 +30,7 @@ import { createProviderDirectory } from './delivery/directory.js';
 import { createDeliveryService } from './delivery/service.js';
 import { retryScheduleOf } from './delivery/options.js';
 import { createWebhookReceiver } from './delivery/webhooks.js';
+import { createCallbackUrls } from './delivery/callbacks.js';
 import { createIntegrationCache } from './delivery/integration-cache.js';
 import { createSandboxRetention } from './delivery/sandbox-retention.js';
 import { reportRefusedDestinations } from './delivery/destination-report.js';
@@ -73,6 +74,10 @@ export function createSinoServices(
     log,
   });
   const integrationCache = createIntegrationCache();
+  const callbacks = createCallbackUrls({
+    secret: options.encryptionKey,
+    publicUrl: options.delivery?.publicUrl,
+  });
   const integrations = createIntegrationService({
     integrations: integrationRepository,
     secrets,
@@ -84,6 +89,7 @@ export function createSinoServices(
     repo: deliveries,
     directory: providers,
     integrationCache,
+    callbacks,
     log,
   });
   const sandboxRetention = createSandboxRetention({ repo: deliveries, scheduler: queue });
@@ -91,6 +97,7 @@ export function createSinoServices(
     integrations: integrationRepository,
     repo: deliveries,
     directory: providers,
+    callbacks,
   });
   const { engine, events } = createWorkflowEngine({
     db: options.db,
@@ -124,6 +131,7 @@ export function createSinoServices(
     deliveries,
     providers,
     webhooks,
+    callbacks,
     sandboxRetention,
     engine,
     events,

@@ -254,6 +254,33 @@ describe('a workflow with a step per channel', () => {
     expect((await detailsOf(all[4]!.id)).map((d) => d.code)).toEqual([1007]);
   });
 
+  it("keeps a payload's apostrophe inside an email's single-quoted attribute; the SMS reads it plainly", async () => {
+    clear();
+    peers.sendgrid.reply({ status: 202, headers: { 'x-message-id': 'sg-quote' } });
+    peers.twilio.reply({ status: 201, json: { sid: 'SM-quote' } });
+    const name = await workflow([
+      {
+        template: {
+          type: 'email',
+          subject: 'Reserva de {{nome}}',
+          content: "<a title='{{nome}}' href='https://locadora.example/r'>Ver reserva</a>",
+        },
+      },
+      { template: { type: 'sms', content: 'Reserva de {{nome}}' } },
+    ]);
+    await trigger(name, 'ana', 'tx-quote', { nome: "D'Ávila' onmouseover='alert(1)" });
+    const [email, sms] = await settledJobs('tx-quote');
+    expect([email!.status, sms!.status]).toEqual(['completed', 'completed']);
+    const sent = peers.sendgrid.requests[0]!.json();
+    expect(sent.content[1].value).toBe(
+      "<a title='D&#x27;Ávila&#x27; onmouseover&#x3D;&#x27;alert(1)' href='https://locadora.example/r'>Ver reserva</a>",
+    );
+    expect(sent.subject).toBe("Reserva de D'Ávila' onmouseover&#x3D;'alert(1)");
+    expect(Object.fromEntries(peers.twilio.requests[0]!.form()).Body).toBe(
+      "Reserva de D'Ávila' onmouseover&#x3D;'alert(1)",
+    );
+  });
+
   it("sends the trigger's attachments with the email, and logs the ones it cannot read", async () => {
     clear();
     peers.sendgrid.reply({ status: 202, headers: { 'x-message-id': 'sg-att' } });

@@ -9,7 +9,7 @@ import { compileTemplate, renderTemplate, templateData } from '../src/templates/
 import { missingPayloadVariables } from '../src/templates/variables.js';
 
 const render = (template: string, payload: Record<string, unknown> = {}, extra = {}) =>
-  renderTemplate(template, { payload, ...extra });
+  renderTemplate(template, { payload, ...extra }, 'html');
 
 describe('rendering context', () => {
   it('puts the payload at the top, with subscriber, step, branding and tenant beside it', () => {
@@ -22,6 +22,7 @@ describe('rendering context', () => {
         branding: { color: '#f00' },
         tenant: { name: 'Acme' },
       },
+      'html',
     );
     expect(out).toBe('Order Ana 3 #f00 Acme');
   });
@@ -35,10 +36,27 @@ describe('rendering context', () => {
     expect(render('')).toBe('');
   });
 
-  it('escapes {{x}}, leaves {{{x}}} raw, and keeps apostrophes readable as Novu does', () => {
+  it('escapes {{x}} (the apostrophe too), and leaves {{{x}}} raw', () => {
     const payload = { x: `<b>"Tom" & Jerry's</b>` };
-    expect(render('{{x}}', payload)).toBe("&lt;b&gt;&quot;Tom&quot; &amp; Jerry's&lt;/b&gt;");
+    expect(render('{{x}}', payload)).toBe('&lt;b&gt;&quot;Tom&quot; &amp; Jerry&#x27;s&lt;/b&gt;');
     expect(render('{{{x}}}', payload)).toBe(`<b>"Tom" & Jerry's</b>`);
+  });
+
+  it('keeps a payload value inside the single-quoted attribute it was put in', () => {
+    const html = render("<a title='{{name}}' href='https://locadora.example'>Reserva</a>", {
+      name: "x' onmouseover='alert(1)",
+    });
+    expect(html).toBe(
+      "<a title='x&#x27; onmouseover&#x3D;&#x27;alert(1)' href='https://locadora.example'>Reserva</a>",
+    );
+    // Read as a browser would: one attribute holding the value, no handler.
+    const [, title] = /^<a title='([^']*)' href=/.exec(html) ?? [];
+    expect(title).toBe('x&#x27; onmouseover&#x3D;&#x27;alert(1)');
+  });
+
+  it('keeps apostrophes readable in plain text, as Novu does', () => {
+    const payload = { x: `Jerry's & "Tom"` };
+    expect(renderTemplate('{{x}}', { payload }, 'text')).toBe("Jerry's &amp; &quot;Tom&quot;");
   });
 
   it('does not read prototype properties', () => {

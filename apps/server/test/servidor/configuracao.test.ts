@@ -50,6 +50,16 @@ describe('configuration', () => {
     expect(mensagem).toContain('JWT_SECRET: must have at least 32 characters');
   });
 
+  it("reads the installation's Redis prefix, refusing one a key or channel name should not hold", () => {
+    expect(lerConfiguracao({}).SINO_REDIS_PREFIX).toBeUndefined();
+    expect(lerConfiguracao({ SINO_REDIS_PREFIX: 'locadora-sp_2' }).SINO_REDIS_PREFIX).toBe(
+      'locadora-sp_2',
+    );
+    expect(() => lerConfiguracao({ SINO_REDIS_PREFIX: 'a:b*' })).toThrow(
+      /SINO_REDIS_PREFIX: must be 1 to 64 letters, digits, _ or -/,
+    );
+  });
+
   it('reads the delivery settings: retry waits in seconds, base URLs as JSON', () => {
     const c = lerConfiguracao({
       SINO_DELIVERY_RETRY_SECONDS: '1, 2.5,60',

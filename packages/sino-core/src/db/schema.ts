@@ -620,6 +620,28 @@ export const sandboxOutbox = sino.table(
   ],
 );
 
+/**
+ * Nonces of provider webhook signatures that do not cover the body (Plivo's), each taken once:
+ * a captured signature replayed is refused. Kept until the per-message callback URL they came
+ * to is no longer read (`expires_at`), so a nonce is remembered for as long as its signature
+ * could be accepted.
+ */
+export const webhookNonces = sino.table(
+  'webhook_nonces',
+  {
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    providerId: text('provider_id').notNull(),
+    nonce: text('nonce').notNull(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.environmentId, t.providerId, t.nonce] }),
+    index('webhook_nonces_expires').on(t.expiresAt),
+  ],
+);
+
 /** Answers remembered for 24 h per `Idempotency-Key`. */
 export const idempotencyKeys = sino.table(
   'idempotency_keys',

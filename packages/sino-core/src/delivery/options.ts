@@ -3,6 +3,12 @@ import type { ProviderSettings } from './directory.js';
 
 /** Delivery settings of the Sino plugin (filled from the server's configuration). */
 export interface DeliveryOptions extends ProviderSettings {
+  /**
+   * Where providers reach this server (`SINO_PUBLIC_URL`, e.g. `https://sino.example.com`,
+   * with the path a proxy strips, if any): the callback URLs given with messages start with
+   * it (Plivo's statuses come only there), and webhooks' signatures are checked against it.
+   */
+  publicUrl?: string | undefined;
   /** Waits before each retry of a failed delivery, in milliseconds; `[]` retries never. */
   retryDelaysMs?: readonly number[] | undefined;
   /** Each wait is drawn within ±this fraction of its value (0.2 when absent). */

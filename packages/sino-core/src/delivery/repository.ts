@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
 import type { Channel } from '@sino/shared';
-import { messages, sandboxOutbox, type DeliveryStatus } from '../db/schema.js';
+import { messages, sandboxOutbox, webhookNonces, type DeliveryStatus } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { Job } from '../engine/repository.js';
 
@@ -23,8 +23,34 @@ const RANK: Record<DeliveryStatus, number> = {
 const movableTo = (state: DeliveryStatus) =>
   (Object.keys(RANK) as DeliveryStatus[]).filter((s) => RANK[s] < RANK[state]);
 
+/** A provider webhook's news of one message, as adapters read it. */
+interface DeliveryNews {
+  providerMessageId: string;
+  state: DeliveryStatus;
+  reason?: string | undefined;
+}
+
+/** Expired webhook nonces are deleted at most this often per process. */
+const NONCE_PURGE_EVERY_MS = 60_000;
+
 /** SQL of deliveries: the message of each email, SMS, chat and push step, and the sandbox's outbox. */
 export function createDeliveryRepository(db: Database) {
+  let lastNoncePurge = 0;
+  /** Moves the message forward only (a late "sent" after "delivered" changes nothing). */
+  const moveForward = (
+    executor: Pick<Database, 'update'>,
+    where: ReturnType<typeof and>,
+    event: DeliveryNews,
+  ) =>
+    executor
+      .update(messages)
+      .set({
+        deliveryStatus: event.state,
+        ...(event.reason && { deliveryError: event.reason }),
+        updatedAt: sql`now()`,
+      })
+      .where(and(where, inArray(messages.deliveryStatus, movableTo(event.state))));
+
   return {
     /**
      * Where the job's message stands after an attempt, in one statement: created on the
@@ -85,7 +111,7 @@ export function createDeliveryRepository(db: Database) {
     async applyDeliveryEvent(
       environmentId: string,
       providerId: string,
-      event: { providerMessageId: string; state: DeliveryStatus; reason?: string | undefined },
+      event: DeliveryNews,
     ): Promise<boolean> {
       const where = and(
         eq(messages.environmentId, environmentId),
@@ -94,15 +120,60 @@ export function createDeliveryRepository(db: Database) {
       );
       const [found] = await db.select({ id: messages.id }).from(messages).where(where);
       if (!found) return false;
-      await db
-        .update(messages)
-        .set({
-          deliveryStatus: event.state,
-          ...(event.reason && { deliveryError: event.reason }),
-          updatedAt: sql`now()`,
-        })
-        .where(and(where, inArray(messages.deliveryStatus, movableTo(event.state))));
+      await moveForward(db, where, event);
       return true;
+    },
+
+    /**
+     * A webhook that came to one message's own callback URL, in one transaction: its events
+     * must name that message (`foreign` otherwise, nothing written), the signature's nonce is
+     * taken (`replayed` when it was before: kept until `keepNonceUntil`, when the URL is no
+     * longer read), and the message moves forward. Answers how many events matched it.
+     */
+    async applyCallbackEvents(input: {
+      environmentId: string;
+      providerId: string;
+      messageId: string;
+      nonce: string | undefined;
+      keepNonceUntil: Date;
+      events: DeliveryNews[];
+    }): Promise<{ kind: 'applied'; matched: number } | { kind: 'replayed' } | { kind: 'foreign' }> {
+      if (Date.now() - lastNoncePurge >= NONCE_PURGE_EVERY_MS) {
+        lastNoncePurge = Date.now();
+        await db.delete(webhookNonces).where(lt(webhookNonces.expiresAt, sql`now()`));
+      }
+      const where = and(
+        eq(messages.id, input.messageId),
+        eq(messages.environmentId, input.environmentId),
+        eq(messages.providerId, input.providerId),
+      );
+      return db.transaction(async (tx) => {
+        const [message] = await tx
+          .select({ providerMessageId: messages.providerMessageId })
+          .from(messages)
+          .where(where);
+        // Before the provider's id is saved (a callback faster than the send's answer), the
+        // events cannot be matched; after, one naming another message is not the provider's.
+        const known = message?.providerMessageId;
+        if (known && input.events.some((e) => e.providerMessageId !== known))
+          return { kind: 'foreign' as const };
+        if (input.nonce !== undefined) {
+          const taken = await tx
+            .insert(webhookNonces)
+            .values({
+              environmentId: input.environmentId,
+              providerId: input.providerId,
+              nonce: input.nonce,
+              expiresAt: input.keepNonceUntil,
+            })
+            .onConflictDoNothing()
+            .returning({ nonce: webhookNonces.nonce });
+          if (taken.length === 0) return { kind: 'replayed' as const };
+        }
+        if (!known) return { kind: 'applied' as const, matched: 0 };
+        for (const event of input.events) await moveForward(tx, where, event);
+        return { kind: 'applied' as const, matched: input.events.length };
+      });
     },
 
     /** What the sandbox providers deliver; a message delivered again lands once. */

@@ -91,47 +91,78 @@ export const sandboxRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) =
 };
 
 /**
- * Providers' delivery webhooks, at Novu 0.24's path. No API key: the provider's signature,
- * checked with the integration's credentials, is the authentication. The raw body is kept,
- * since signatures are over the bytes sent.
+ * Largest webhook body read. Twilio and Plivo, the providers whose webhooks Sino reads, post
+ * one status per request (under 2 KiB); the largest batches among the catalogue's providers
+ * whose size is bounded are SES's events through SNS, 256 KB at most. A body over it is
+ * answered 413 from its Content-Length, before it is read (bench/README.md, "Webhooks").
+ */
+export const WEBHOOK_BODY_LIMIT = 256 * 1024;
+
+const webhookParams = z.object({
+  organizationId: z.string().max(64),
+  environmentId: z.string().max(64),
+  type: z.enum(['email', 'sms', 'chat', 'push']),
+  providerId: z.string().max(100),
+});
+
+/**
+ * Providers' delivery webhooks, at Novu 0.24's path, and at a message's own callback URL under
+ * it (`/:callback`, given to providers whose signatures leave the body out: src/delivery/
+ * callbacks.ts). No API key: the provider's signature, checked with the integration's
+ * credentials, is the authentication. The raw body is kept, since signatures are over the
+ * bytes sent; adapters parse it only as their scheme needs, bounded.
  */
 export const providerWebhookRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
+    (_req, body, done) => done(null, body),
   );
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const response = {
+    200: z.object({
+      data: z.object({ received: z.number().int(), matched: z.number().int() }),
+    }),
+    ...errors(400, 401, 404, 413),
+  };
+  const receive = (
+    params: z.infer<typeof webhookParams> & { callback?: string },
+    request: FastifyRequest,
+  ) => {
+    const { organizationId, environmentId, type, providerId, callback } = params;
+    return ctx.services.webhooks.receive(
+      { organizationId, environmentId, channel: type, providerId },
+      {
+        url: ctx.services.callbacks.urlCalled(`${request.protocol}://${request.host}`, request.url),
+        headers: request.headers,
+        rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      },
+      callback,
+    );
+  };
   r.post(
     '/webhooks/organizations/:organizationId/environments/:environmentId/:type/:providerId',
     {
       schema: {
         tags: ['Webhooks'],
         summary: "A provider's delivery status webhook (signature checked)",
-        params: z.object({
-          organizationId: z.string().max(64),
-          environmentId: z.string().max(64),
-          type: z.enum(['email', 'sms', 'chat', 'push']),
-          providerId: z.string().max(100),
-        }),
-        response: {
-          200: z.object({
-            data: z.object({ received: z.number().int(), matched: z.number().int() }),
-          }),
-          ...errors(400, 401, 404),
-        },
+        params: webhookParams,
+        response,
       },
     },
-    async (request) => {
-      const { organizationId, environmentId, type, providerId } = request.params;
-      const data = await ctx.services.webhooks.receive(
-        { organizationId, environmentId, channel: type, providerId },
-        {
-          url: `${request.protocol}://${request.host}${request.url}`,
-          headers: request.headers,
-          rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-        },
-      );
-      return { data };
+    async (request) => ({ data: await receive(request.params, request) }),
+  );
+  r.post(
+    '/webhooks/organizations/:organizationId/environments/:environmentId/:type/:providerId/:callback',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: "A provider's delivery status webhook at one message's callback URL",
+        params: webhookParams.extend({ callback: z.string().max(128) }),
+        response,
+      },
     },
+    async (request) => ({ data: await receive(request.params, request) }),
   );
 };

@@ -16,6 +16,7 @@ import type { IntegrationCache } from './integration-cache.js';
 import type { Subscriber } from '../modules/subscribers/repository.js';
 import type { ErrorLog } from '../errors.js';
 import { attachmentsOf, plainTextOf, withPreheader } from './content.js';
+import type { CallbackUrls } from './callbacks.js';
 import type { ProviderDirectory } from './directory.js';
 import type { DeliveryRepository } from './repository.js';
 import { SANDBOX_SENDER, isSandboxProvider } from './sandbox.js';
@@ -50,6 +51,8 @@ export function createDeliveryService(deps: {
   repo: DeliveryRepository;
   directory: ProviderDirectory;
   integrationCache: IntegrationCache;
+  /** Each SMS's own status callback URL (providers that take one: Plivo). */
+  callbacks: CallbackUrls;
   /** Where an adapter's unexpected failure is told, with its stack, to the operator. */
   log: ErrorLog;
 }): DeliveryPort {
@@ -109,6 +112,8 @@ export function createDeliveryService(deps: {
     credentials: CredentialValues,
     input: {
       id: string;
+      organizationId: string;
+      environmentId: string;
       subscriber: Subscriber;
       rendered: RenderedStep;
       payload: Record<string, unknown>;
@@ -138,13 +143,24 @@ export function createDeliveryService(deps: {
         };
         return message;
       }
-      case 'sms':
+      case 'sms': {
+        const statusCallbackUrl = deps.callbacks.urlFor(
+          {
+            organizationId: input.organizationId,
+            environmentId: input.environmentId,
+            channel,
+            providerId: route.integration.providerId,
+          },
+          input.id,
+        );
         return {
           id: input.id,
           to: subscriber.phone!,
           from: text('from'),
           content: rendered.content,
+          ...(statusCallbackUrl && { statusCallbackUrl }),
         } satisfies SmsMessage;
+      }
       case 'chat':
         return {
           id: input.id,
@@ -244,7 +260,14 @@ export function createDeliveryService(deps: {
               route,
               ready.credentials,
               // The job's id names the message: the same on every attempt.
-              { id: job.id, subscriber, rendered, payload: job.payload },
+              {
+                id: job.id,
+                organizationId: job.organizationId,
+                environmentId: job.environmentId,
+                subscriber,
+                rendered,
+                payload: job.payload,
+              },
               attachments,
             );
             const sent = await ready.adapter.send(payload as never);

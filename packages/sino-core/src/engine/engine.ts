@@ -40,7 +40,8 @@ export interface EngineDeps {
   resolveRecipients(task: Extract<EngineTask, { kind: 'trigger' }>): AsyncIterable<Subscriber[]>;
   /** The trigger's actor (created or updated when named inline), if any. */
   resolveActor(task: Extract<EngineTask, { kind: 'trigger' }>): Promise<Subscriber | null>;
-  render(template: string, context: RenderContext): string;
+  /** HTML for an email's body and the in-app content; text for the rest (Novu's apostrophe). */
+  render(template: string, context: RenderContext, as: 'html' | 'text'): string;
   evaluateFilters(input: {
     step: WorkflowStep;
     job: Job;
@@ -314,8 +315,10 @@ export function createEngine(deps: EngineDeps) {
     let content: string;
     let subject: string | undefined;
     try {
-      content = deps.render(template.content ?? '', context);
-      subject = template.subject === undefined ? undefined : deps.render(template.subject, context);
+      const html = channel === 'email' || channel === 'in_app';
+      content = deps.render(template.content ?? '', context, html ? 'html' : 'text');
+      subject =
+        template.subject === undefined ? undefined : deps.render(template.subject, context, 'text');
     } catch (error) {
       await detail(job, {
         code: EXECUTION_CODES.SYNTAX_ERROR_IN_EMAIL_EDITOR,
@@ -336,7 +339,7 @@ export function createEngine(deps: EngineDeps) {
         payload: job.payload,
         cta: {
           type: 'redirect',
-          data: url ? { url: deps.render(url, context) } : {},
+          data: url ? { url: deps.render(url, context, 'text') } : {},
           ...(template.cta?.action && { action: template.cta.action }),
         },
         actor: template.actor
@@ -397,7 +400,9 @@ export function createEngine(deps: EngineDeps) {
 
   /** Renders an optional template field; absent stays absent. */
   function renderOptional(template: string | undefined, context: RenderContext) {
-    return template === undefined || template === '' ? undefined : deps.render(template, context);
+    return template === undefined || template === ''
+      ? undefined
+      : deps.render(template, context, 'text');
   }
 
   /**

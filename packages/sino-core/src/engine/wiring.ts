@@ -61,7 +61,7 @@ export function createWorkflowEngine(deps: {
     queue: deps.queue,
     resolveRecipients: (task) => recipients.resolveRecipients(task),
     resolveActor: (task) => recipients.resolveActor(task),
-    render: (template, context) => renderTemplate(template, context),
+    render: (template, context, as) => renderTemplate(template, context, as),
     async evaluateFilters({ step, job, subscriber, tenant }) {
       const apiKey = await deps.identity.apiKeyOf(job.environmentId);
       return evaluateFilters(

@@ -19,6 +19,8 @@ export function createSocketGateway(deps: {
   log: FastifyBaseLogger;
   /** With several nodes, events go through this Redis to whichever node holds the socket. */
   redisUrl?: string | undefined;
+  /** Names this installation on a shared Redis (`fanOutKey`); `sino` when absent. */
+  redisPrefix?: string | undefined;
 }): RealtimePublisher & { close(): Promise<void> } {
   const io = new Server(deps.server, {
     path: '/socket.io',
@@ -33,7 +35,11 @@ export function createSocketGateway(deps: {
       client.on('error', (err) => deps.log.warn({ err }, 'socket fan-out: Redis error'));
       redis.push(client);
     }
-    io.adapter(createAdapter(publisher, subscriber));
+    io.adapter(
+      createAdapter(publisher, subscriber, {
+        key: fanOutKey(deps.redisPrefix, publisher.options.db),
+      }),
+    );
   }
 
   io.use(async (socket, next) => {
@@ -65,13 +71,23 @@ export function createSocketGateway(deps: {
       io.to(subscriberId).emit(event, data);
     },
     // Open sockets would keep the HTTP server from closing; the server itself is Fastify's.
+    // Only this node's: through the Redis adapter, a plain disconnectSockets reaches every node.
     async close() {
-      io.disconnectSockets(true);
+      io.local.disconnectSockets(true);
       // QUIT lets pending commands finish; a plain disconnect rejects them unhandled.
       await Promise.all(redis.map((client) => client.quit().catch(() => undefined)));
     },
   };
 }
+
+/**
+ * The start of the fan-out's Redis channels (socket.io's adapter adds `#/#` and the like):
+ * `<prefix>:db<index>:socket.io`. Redis pub/sub ignores the database index of `REDIS_URL`, so
+ * two installations on one Redis would otherwise hear each other's events; the index sets
+ * apart those on different databases, the prefix (`SINO_REDIS_PREFIX`) those sharing one.
+ */
+export const fanOutKey = (prefix: string | undefined, db: number | undefined): string =>
+  `${prefix ?? 'sino'}:db${db ?? 0}:socket.io`;
 
 /** The token as Novu's clients send it: `auth.token`, or `query.token` for older ones. */
 function tokenOf(socket: Socket): string | undefined {

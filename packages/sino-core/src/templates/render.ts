@@ -6,12 +6,15 @@ import { registerHelpers } from './helpers.js';
  * Step content rendering, as the wire contract says: Handlebars over
  * `{...payload, subscriber, step, branding, tenant}`.
  *
- * Escaping is Handlebars' own: `{{x}}` is HTML-escaped, `{{{x}}}` is inserted raw. The one
- * exception is Novu's: an apostrophe comes out as `'`, not `&#x27;`, so plain-text channels
- * (SMS, chat, push, subjects) read naturally. The in-app message's `content` is this rendered
- * string as is: HTML the widget displays, so payload values are escaped unless the template
- * author asked for them raw with triple braces.
+ * Escaping is Handlebars' own: `{{x}}` is HTML-escaped, `{{{x}}}` is inserted raw. What the
+ * result is decides the apostrophe: HTML (an email's body, the in-app message's `content`, which
+ * the widget displays) keeps `&#x27;`, since a raw `'` would close a single-quoted attribute
+ * (`<a title='{{name}}'>`) and let a payload value add its own; plain text (SMS, chat, push,
+ * subjects, titles) gets Novu's readable `'`.
  */
+
+/** What a template renders to: HTML, or text read as it is (Novu's apostrophe). */
+export type RenderedAs = 'html' | 'text';
 
 /** What a step's content is rendered over. */
 export interface TemplateContext {
@@ -46,7 +49,7 @@ export const helperNames = (): ReadonlySet<string> => new Set(Object.keys(hb.hel
 
 export interface CompiledTemplate {
   readonly ast: hbs.AST.Program;
-  render(data: Record<string, unknown>): string;
+  render(data: Record<string, unknown>, as: RenderedAs): string;
 }
 
 // The same step content renders once per subscriber of a trigger: parse and compile it once.
@@ -86,9 +89,10 @@ export function compileTemplate(source: string): CompiledTemplate {
   const delegate = hb.compile(ast);
   const compiled: CompiledTemplate = {
     ast,
-    render(data) {
+    render(data, as) {
       try {
-        return delegate(data).replace(/&#x27;/g, "'");
+        const out = delegate(data);
+        return as === 'text' ? out.replace(/&#x27;/g, "'") : out;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         throw new TemplateRenderError(message, { cause: error });
@@ -105,10 +109,10 @@ export function compileTemplate(source: string): CompiledTemplate {
 }
 
 /**
- * Renders step content (content, subject, CTA URL) over its context. Throws
+ * Renders step content (content, subject, CTA URL) over its context, as HTML or as text. Throws
  * `TemplateSyntaxError` or `TemplateRenderError`, both `TemplateError` with `code` 3013.
  */
-export function renderTemplate(source: string, context: TemplateContext): string {
+export function renderTemplate(source: string, context: TemplateContext, as: RenderedAs): string {
   if (source === '') return '';
-  return compileTemplate(source).render(templateData(context));
+  return compileTemplate(source).render(templateData(context), as);
 }

@@ -2,3 +2,4 @@ export * from './types.js';
 export { DeliveryError, WebhookRejected, type FailureKind } from './errors.js';
 export { adapterDefinition, adapterDefinitions } from './registry.js';
 export { redact } from './http.js';
+export { MAX_WEBHOOK_FORM_PARAMS } from './webhook-form.js';

@@ -39,6 +39,12 @@ export interface SmsMessage {
   from?: string | undefined;
   content: string;
   id: string;
+  /**
+   * Where the provider should post this message's delivery statuses: Sino's webhook URL for
+   * this one message, for providers that take a callback URL with each message (Plivo's
+   * `url`). Absent when Sino does not know its public URL.
+   */
+  statusCallbackUrl?: string | undefined;
 }
 
 export interface ChatMessage {
@@ -149,6 +155,13 @@ export interface ProviderAdapter<C extends DeliveryChannel = DeliveryChannel> {
    * hold) and answers the events in it. Absent where the provider sends none.
    */
   parseWebhook?(request: WebhookRequest): DeliveryEvent[];
+  /**
+   * Present where a webhook's signature does not cover its body (Plivo's covers the URL and a
+   * nonce): the nonce of the request's signature. A captured signature could carry any event,
+   * so Sino reads these webhooks only at the URL it gave with one message
+   * (`statusCallbackUrl`), for that message, and each nonce once.
+   */
+  webhookNonce?(request: WebhookRequest): string | undefined;
   /** Releases what the adapter keeps open between sends (an SMTP pool, an HTTP/2 session). */
   close?(): Promise<void>;
 }

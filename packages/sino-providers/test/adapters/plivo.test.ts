@@ -35,6 +35,19 @@ describe('Plivo', () => {
     });
   });
 
+  it("asks for the message's statuses at its own callback URL, when Sino gives one", async () => {
+    peer.reply({ status: 202, json: { api_id: 'a8', message_uuid: ['db3ce55a-7f1e'] } });
+    const statusCallbackUrl = 'https://sino.example/v1/webhooks/o/e/sms/plivo/m1.x.mac';
+    await adapter().send({ ...anSms(), statusCallbackUrl });
+    expect(peer.requests[0]!.json()).toEqual({
+      src: '+5511988880000',
+      dst: '+5511999990000',
+      text: 'Sua reserva foi confirmada',
+      url: statusCallbackUrl,
+      method: 'POST',
+    });
+  });
+
   it('fails retryable on a 5xx and on a 429', async () => {
     peer.reply(
       { status: 500, json: { api_id: 'a2', error: 'server error' } },
@@ -131,6 +144,19 @@ describe('Plivo', () => {
     it('rejects a wrong or missing signature', () => {
       expect(() => adapter().parseWebhook!(webhook(sign('other-token')))).toThrow(WebhookRejected);
       expect(() => adapter().parseWebhook!(webhook())).toThrow(WebhookRejected);
+    });
+
+    it("answers the signature's nonce: the body is not signed, so Sino reads each nonce once", () => {
+      expect(adapter().webhookNonce!(webhook(sign('plivo-token-1')))).toBe(nonce);
+      const long = { ...webhook(), headers: { 'x-plivo-signature-v2-nonce': '9'.repeat(65) } };
+      expect(adapter().webhookNonce!(long)).toBeUndefined();
+    });
+
+    it('refuses a signed body of more parameters than a status callback has', () => {
+      const many = Array.from({ length: 101 }, (_, i) => `p${i}=v`).join('&');
+      expect(() => adapter().parseWebhook!(webhook(sign('plivo-token-1'), many))).toThrow(
+        'More than 100 form parameters',
+      );
     });
   });
 });

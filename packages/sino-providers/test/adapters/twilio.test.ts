@@ -177,5 +177,21 @@ describe('Twilio', () => {
       const tampered = { ...webhook(sign('auth-token-1')), rawBody: Buffer.from(`${body}&x=1`) };
       expect(() => adapter().parseWebhook!(tampered)).toThrow(WebhookRejected);
     });
+
+    it('refuses a body of more parameters than a status callback has, signed or not', () => {
+      const many = Array.from({ length: 101 }, (_, i) => `p${i}=v`).join('&');
+      const signed = createHmac('sha1', 'auth-token-1')
+        .update(
+          [...new URLSearchParams(many)]
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .reduce((text, [k, v]) => text + k + v, url),
+        )
+        .digest('base64');
+      const call = { url, headers: { 'x-twilio-signature': signed }, rawBody: Buffer.from(many) };
+      expect(() => adapter().parseWebhook!(call)).toThrow('More than 100 form parameters');
+      // A hundred is still read (the signature then decides).
+      const hundred = { ...call, rawBody: Buffer.from(many.slice(0, many.lastIndexOf('&'))) };
+      expect(() => adapter().parseWebhook!(hundred)).toThrow('X-Twilio-Signature does not match');
+    });
   });
 });

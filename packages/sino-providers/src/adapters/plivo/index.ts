@@ -2,14 +2,23 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { required } from '../credentials.js';
 import { DeliveryError, WebhookRejected } from '../errors.js';
 import { basicAuth, call, ensureOk, failureOf, redact, urlOf, headerOf } from '../http.js';
-import { defineAdapter, type DeliveryEvent, type DeliveryState } from '../types.js';
+import {
+  defineAdapter,
+  type DeliveryEvent,
+  type DeliveryState,
+  type WebhookRequest,
+} from '../types.js';
+import { webhookForm } from '../webhook-form.js';
 
 /**
  * Plivo's Message API (https://www.plivo.com/docs/messaging/api/message/send-a-message): a
  * JSON POST to `/v1/Account/{auth_id}/Message/` with Basic auth (auth ID and auth token),
- * 202 with `message_uuid: [id]`. Message status callbacks carry `X-Plivo-Signature-V2`, the
- * HMAC-SHA256 of the callback URL (without its query) followed by the nonce, under the auth
- * token (https://www.plivo.com/docs/messaging/concepts/signature-validation).
+ * 202 with `message_uuid: [id]`. Status callbacks go to the `url` given with each message
+ * (https://www.plivo.com/docs/messaging/api/message/message-status-callbacks), form-encoded,
+ * with `X-Plivo-Signature-V2`: the HMAC-SHA256 of that URL (without its query) followed by the
+ * nonce, under the auth token (https://www.plivo.com/docs/messaging/concepts/signature-validation).
+ * The body is not signed, so Sino gives each message a URL of its own and reads a nonce once
+ * (`webhookNonce`).
  */
 export const plivo = defineAdapter({
   providerId: 'plivo',
@@ -31,6 +40,7 @@ export const plivo = defineAdapter({
             src: message.from ?? required(credentials, 'from'),
             dst: message.to,
             text: message.content,
+            ...(message.statusCallbackUrl && { url: message.statusCallbackUrl, method: 'POST' }),
           },
         });
         if (answer.status === 400 && /\bdst\b|destination/i.test(errorOf(answer.text)))
@@ -61,7 +71,7 @@ export const plivo = defineAdapter({
         return { ok: false, message: failureOf(context, answer).message };
       },
       parseWebhook(request) {
-        const nonce = headerOf(request.headers, 'x-plivo-signature-v2-nonce');
+        const nonce = nonceOf(request);
         const given = [
           headerOf(request.headers, 'x-plivo-signature-v2'),
           // Signed with the main account's token: holds when the integration has it.
@@ -77,7 +87,7 @@ export const plivo = defineAdapter({
           return actual.length === expected.length && timingSafeEqual(actual, expected);
         });
         if (!holds) throw new WebhookRejected('X-Plivo-Signature-V2 does not match');
-        const params = new URLSearchParams(request.rawBody.toString('utf8'));
+        const params = webhookForm(request.rawBody);
         const id = params.get('MessageUUID');
         const state = STATES[params.get('Status') ?? ''];
         if (!id || !state) return [];
@@ -86,9 +96,16 @@ export const plivo = defineAdapter({
         if (code && code !== '000') event.reason = `Plivo error ${code}`;
         return [event];
       },
+      webhookNonce: nonceOf,
     };
   },
 });
+
+/** The signature's nonce (Plivo's are 20 digits): a longer one is not Plivo's. */
+function nonceOf(request: WebhookRequest): string | undefined {
+  const nonce = headerOf(request.headers, 'x-plivo-signature-v2-nonce');
+  return nonce && nonce.length <= 64 ? nonce : undefined;
+}
 
 /** Plivo's message statuses worth an event; queued is not. */
 const STATES: Record<string, DeliveryState> = {

@@ -3,6 +3,7 @@ import { required } from '../credentials.js';
 import { WebhookRejected } from '../errors.js';
 import { basicAuth, call, ensureOk, failureOf, urlOf, headerOf } from '../http.js';
 import { defineAdapter, type DeliveryEvent, type DeliveryState } from '../types.js';
+import { webhookForm } from '../webhook-form.js';
 
 /**
  * Twilio's Programmable Messaging API
@@ -63,9 +64,10 @@ export const twilio = defineAdapter({
         return { ok: true, message: 'The account SID and auth token work' };
       },
       parseWebhook(request) {
-        const params = new URLSearchParams(request.rawBody.toString('utf8'));
         const given = headerOf(request.headers, 'x-twilio-signature');
         if (!given) throw new WebhookRejected('No X-Twilio-Signature header');
+        // The signature covers the parameters, so they are parsed first: a bounded number.
+        const params = webhookForm(request.rawBody);
         // The full URL, then every POST parameter sorted by name, name and value concatenated.
         const signed = [...params]
           .sort(([a, av], [b, bv]) => (a === b ? compare(av, bv) : compare(a, b)))

@@ -1,0 +1,95 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isId } from '../ids.js';
+
+/**
+ * How long a message's callback URL is read. Plivo gives up on a message after three hours in
+ * its queue and carriers report within hours more; a week leaves room for late reports and the
+ * provider's own retries, and bounds how long each signature's nonce must be remembered.
+ */
+export const CALLBACK_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The webhook route a callback URL is under (Novu's path, then the message's token). */
+export interface CallbackScope {
+  organizationId: string;
+  environmentId: string;
+  channel: string;
+  providerId: string;
+}
+
+/**
+ * Per-message callback URLs for providers whose webhook signatures leave the body out
+ * (Plivo's covers the URL and a nonce): Novu's webhook path followed by
+ * `<messageId>.<expiry>.<mac>`, the MAC an HMAC-SHA256 of the scope, the message and the
+ * expiry under a key derived from `SINO_ENCRYPTION_KEY`, which every node has. The provider
+ * signs the URL, so a captured signature names one message and cannot be moved to another.
+ */
+export function createCallbackUrls(options: {
+  /** The server's secret the MAC key is derived from (the encryption key). */
+  secret: string;
+  /** Where providers reach this server (`SINO_PUBLIC_URL`); no callback URLs without it. */
+  publicUrl?: string | undefined;
+  now?: () => number;
+}) {
+  const key = createHmac('sha256', options.secret).update('sino webhook callback urls').digest();
+  const base = options.publicUrl?.replace(/\/+$/, '');
+  const now = options.now ?? Date.now;
+
+  const macOf = (scope: CallbackScope, messageId: string, expiry: string) =>
+    createHmac('sha256', key)
+      .update(
+        [
+          scope.organizationId,
+          scope.environmentId,
+          scope.channel,
+          scope.providerId,
+          messageId,
+          expiry,
+        ].join('\n'),
+      )
+      .digest()
+      .subarray(0, 16);
+
+  return {
+    /** The message's own webhook URL, read for `CALLBACK_LIFETIME_MS`; none without a public URL. */
+    urlFor(scope: CallbackScope, messageId: string): string | undefined {
+      if (!base) return undefined;
+      const expiry = Math.ceil((now() + CALLBACK_LIFETIME_MS) / 1000).toString(36);
+      const token = `${messageId}.${expiry}.${macOf(scope, messageId, expiry).toString('base64url')}`;
+      const path = [
+        'organizations',
+        scope.organizationId,
+        'environments',
+        scope.environmentId,
+        scope.channel,
+        scope.providerId,
+        token,
+      ].map(encodeURIComponent);
+      return `${base}/v1/webhooks/${path.join('/')}`;
+    },
+
+    /** The message a callback token of this scope names, while it is read; undefined otherwise. */
+    verify(
+      scope: CallbackScope,
+      token: string,
+    ): { messageId: string; expiresAt: Date } | undefined {
+      const [messageId, expiry, mac, ...rest] = token.split('.');
+      if (rest.length > 0 || !isId(messageId) || !expiry || !/^[0-9a-z]{1,10}$/.test(expiry))
+        return undefined;
+      const given = Buffer.from(mac ?? '', 'base64url');
+      const expected = macOf(scope, messageId, expiry);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+      const expiresAt = new Date(parseInt(expiry, 36) * 1000);
+      return expiresAt.getTime() > now() ? { messageId, expiresAt } : undefined;
+    },
+
+    /**
+     * The URL a provider called, as it signed it: under the public URL when there is one
+     * (behind a proxy, the request's own scheme and host are the proxy's), else the request's.
+     */
+    urlCalled(requestOrigin: string, path: string): string {
+      return `${base ?? requestOrigin}${path}`;
+    },
+  };
+}
+
+export type CallbackUrls = ReturnType<typeof createCallbackUrls>;
