@@ -16,6 +16,7 @@ import { widgetSessionRoutes } from './modules/widget/routes.js';
 import { createSocketGateway } from './realtime/gateway.js';
 import { createWidgetTokens } from './modules/widget/tokens.js';
 import { createSubscriberRepository } from './modules/subscribers/repository.js';
+import { createTombstoneKeys } from './modules/subscribers/tombstones.js';
 import { feedRoutes, workflowRoutes } from './modules/workflows/routes.js';
 import {
   subscriberPreferenceRoutes,
@@ -93,7 +94,10 @@ export const sinoCore = fp<SinoOptions>(
     const gateway = createSocketGateway({
       server: app.server,
       tokens: createWidgetTokens(options.widgetTokenSecret),
-      subscribers: createSubscriberRepository(options.db),
+      subscribers: createSubscriberRepository(
+        options.db,
+        createTombstoneKeys(options.encryptionKey),
+      ),
       log: app.log,
       redisUrl: options.redisUrl,
       redisPrefix: options.redisPrefix,

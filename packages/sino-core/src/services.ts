@@ -10,6 +10,9 @@ import { createSecretBox } from './secret-box.js';
 import { createIdentityService } from './modules/identity/service.js';
 import { createSubscriberRepository } from './modules/subscribers/repository.js';
 import { createSubscriberService } from './modules/subscribers/service.js';
+import { createTombstoneKeys } from './modules/subscribers/tombstones.js';
+import { createErasureRepository } from './modules/subscribers/erasure-repository.js';
+import { createErasureService } from './modules/subscribers/erasure.js';
 import { createTopicRepository } from './modules/topics/repository.js';
 import { createTopicService } from './modules/topics/service.js';
 import { createTenantRepository } from './modules/tenants/repository.js';
@@ -44,8 +47,14 @@ export function createSinoServices(
 ) {
   const secrets = createSecretBox(options.encryptionKey);
   const identity = createIdentityService({ db: options.db, secrets });
-  const subscribers = createSubscriberRepository(options.db);
+  const tombstones = createTombstoneKeys(options.encryptionKey);
+  const subscribers = createSubscriberRepository(options.db, tombstones);
   const subscriberService = createSubscriberService({ subscribers });
+  const erasure = createErasureService({
+    erasure: createErasureRepository(options.db, tombstones),
+    queue,
+    realtime,
+  });
   const topics = createTopicService({ topics: createTopicRepository(options.db) });
   const tenants = createTenantService({ tenants: createTenantRepository(options.db) });
   const idempotency = createIdempotencyStore(options.db);
@@ -137,6 +146,7 @@ export function createSinoServices(
     events,
     secrets,
     subscriberService,
+    erasure,
     topics,
     tenants,
     idempotency,

@@ -71,3 +71,54 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two nodes: a socket node and a 
     expect(event.message.content).toBe('from the worker');
   });
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two nodes: an erasure and a socket', () => {
+  const apps: SinoTestApp[] = [];
+  let socket: Socket | undefined;
+  afterAll(async () => {
+    socket?.disconnect();
+    for (const app of apps.reverse()) await app.close();
+  });
+
+  it('an erasure asked of one node closes the socket the other holds, through Redis', async () => {
+    const database = await createTestDatabase();
+    afterAll(() => database.drop());
+    const queuePrefix = `sino-test-${randomUUID()}`;
+    const shared = { url: database.url, dataDir: 'memory://' };
+    const socketNode = await createSinoTestApp(
+      { redisUrl, queuePrefix, runWorkers: false },
+      shared,
+    );
+    apps.push(socketNode);
+    const apiNode = await createSinoTestApp(
+      { redisUrl, queuePrefix, runWorkers: false },
+      { ...shared, credentials: socketNode.credentials },
+    );
+    apps.push(apiNode);
+
+    const token = await socketNode.session('erased-far-away');
+    await socketNode.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = socketNode.app.server.address() as { port: number };
+    socket = io(`http://127.0.0.1:${port}`, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      auth: { token },
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket!.once('connect', resolve);
+      socket!.once('connect_error', reject);
+    });
+    const closed = new Promise<string>((resolve) => socket!.once('disconnect', resolve));
+
+    const r = await apiNode.api('POST', '/v1/subscribers/erased-far-away/erase');
+    expect(r.statusCode).toBe(200);
+    const reason = await Promise.race([
+      closed,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('still open after 10 s')), 10_000),
+      ),
+    ]);
+    expect(reason).toBe('io server disconnect');
+  });
+});

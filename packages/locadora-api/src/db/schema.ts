@@ -332,19 +332,25 @@ export const avaliacoes = locadora.table(
   ],
 );
 
+/** What an outbox row asks of Sino: trigger a workflow, or erase an account's subscriber. */
+export const ACOES_DO_OUTBOX = ['disparar', 'apagar-assinante'] as const;
+export type AcaoDoOutbox = (typeof ACOES_DO_OUTBOX)[number];
+
 /**
  * Locadora's outbox: each business event Sino must notify, written in the transaction of the
  * change that causes it and delivered afterwards by a worker (decision 018). The recipients'
  * names and e-mails are not copied here: they are read at delivery, so an account anonymised
  * meanwhile is not notified. `proxima_tentativa` is both the back-off and the lease of the
  * worker that claimed the row; `id` is the trigger's transactionId, Sino's idempotency key.
+ * A deleted account's erasure in Sino goes the same way (`apagar-assinante`, decision 026).
  */
 export const outbox = locadora.table(
   'outbox',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** The Sino workflow to trigger (FLUXOS_LOCADORA). */
-    fluxo: text('fluxo').notNull(),
+    acao: text('acao').$type<AcaoDoOutbox>().notNull().default('disparar'),
+    /** The Sino workflow to trigger (FLUXOS_LOCADORA); none for an erasure. */
+    fluxo: text('fluxo'),
     /** The customer the event concerns, if any. */
     usuarioId: integer('usuario_id').references(() => usuarios.id, { onDelete: 'cascade' }),
     /** Also to every active staff account. */
@@ -362,5 +368,11 @@ export const outbox = locadora.table(
     index('outbox_pendentes')
       .on(t.proximaTentativa)
       .where(sql`${t.entregueEm} is null and ${t.descartadoEm} is null`),
+    check('outbox_acao', sql`${t.acao} in ('disparar', 'apagar-assinante')`),
+    // A trigger names its workflow; an erasure names the account and nothing else.
+    check(
+      'outbox_acao_campos',
+      sql`case ${t.acao} when 'disparar' then ${t.fluxo} is not null else ${t.fluxo} is null and ${t.usuarioId} is not null end`,
+    ),
   ],
 );

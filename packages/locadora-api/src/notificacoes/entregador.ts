@@ -65,6 +65,20 @@ type Gatilho = SinoBody<'/v1/events/trigger/bulk', 'post'>['events'][number];
 /** What one attempt came to. */
 type Resultado = 'entregue' | 'adiado' | 'descartado';
 
+type Disparo = Extract<EventoReservado, { acao: 'disparar' }>;
+type Apagamento = Extract<EventoReservado, { acao: 'apagar-assinante' }>;
+
+/** How an event is named in the log: its workflow, or the erasure. */
+const nomeDoEvento = (evento: EventoReservado): string =>
+  evento.acao === 'disparar' ? evento.fluxo : evento.acao;
+
+/**
+ * A whole call Sino refused for now: down, overloaded, not ready for our key, or (409) an
+ * erasure with this Idempotency-Key still running there.
+ */
+const recusaPassageira = (status: number) =>
+  status >= 500 || [401, 403, 408, 409, 425, 429].includes(status);
+
 /** Sino's (Novu's) answer to a trigger whose transactionId was used already: sent before. */
 const JA_ENVIADO = 'transactionId property is not unique';
 /** Sino's answer to an event it failed on by itself: worth sending again. */
@@ -111,7 +125,7 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
   }
 
   /** Who each event goes to: its customer and, if asked, every staff account (read once). */
-  async function destinatarios(eventos: EventoReservado[]): Promise<Map<string, Destinatario[]>> {
+  async function destinatarios(eventos: Disparo[]): Promise<Map<string, Destinatario[]>> {
     const ids = [...new Set(eventos.flatMap((e) => (e.usuarioId === null ? [] : [e.usuarioId])))];
     const clientes = new Map((await repo.clientes(ids)).map((c) => [c.id, c]));
     const equipe = eventos.some((e) => e.equipe) ? await repo.equipe() : [];
@@ -137,29 +151,67 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
     if (passageiro || evento.tentativas < tentativasSeRecusado) {
       await repo.adiar(evento.id, espera(evento.tentativas) / 1000, motivo);
       opcoes.log.warn(
-        { evento: evento.id, fluxo: evento.fluxo, tentativas: evento.tentativas },
+        { evento: evento.id, fluxo: nomeDoEvento(evento), tentativas: evento.tentativas },
         'outbox: Sino não aceitou o evento por ora; nova tentativa adiante',
       );
       return 'adiado';
     }
     await repo.descartar(evento.id, motivo);
     opcoes.log.error(
-      { evento: evento.id, fluxo: evento.fluxo },
+      { evento: evento.id, fluxo: nomeDoEvento(evento) },
       'outbox: Sino recusou o evento; ele não será reenviado',
     );
     return 'descartado';
   }
 
-  /** Sends the events in one bulk call; answers what became of each. */
+  /**
+   * A deleted account's erasure in Sino. Sino erases idempotently and this row's id is the
+   * call's Idempotency-Key, so a call repeated after a lost answer or a crash erases once; the
+   * row is marked once Sino answered, and retried like any event until then.
+   */
+  async function apagar(evento: Apagamento): Promise<Resultado> {
+    let resposta;
+    try {
+      resposta = await opcoes.sino.POST('/v1/subscribers/{subscriberId}/erase', {
+        params: { path: { subscriberId: idDoAssinante(evento.usuarioId) } },
+        headers: { 'idempotency-key': evento.id },
+        signal: AbortSignal.timeout(tempoLimiteMs),
+      });
+    } catch (erro) {
+      return recusado(evento, `Sino não respondeu: ${(erro as Error).message}`.slice(0, 500), true);
+    }
+    if (resposta.data) {
+      await repo.marcarEntregues([evento.id]);
+      return 'entregue';
+    }
+    const status = resposta.response.status;
+    const motivo = `Sino respondeu ${status} ${JSON.stringify(resposta.error ?? '')}`
+      .slice(0, 500)
+      .trim();
+    return recusado(evento, motivo, recusaPassageira(status));
+  }
+
+  /** Sends the events: erasures one by one, triggers in one bulk call; what became of each. */
   async function entregar(eventos: EventoReservado[]): Promise<Resultado[]> {
+    const resultados = new Map<string, Resultado>();
+    for (const evento of eventos)
+      if (evento.acao === 'apagar-assinante') resultados.set(evento.id, await apagar(evento));
+    const disparos = eventos.filter((e): e is Disparo => e.acao === 'disparar');
+    if (disparos.length > 0)
+      for (const [id, resultado] of await disparar(disparos)) resultados.set(id, resultado);
+    return eventos.map((e) => resultados.get(e.id)!);
+  }
+
+  /** Triggers the events' workflows in one bulk call; answers what became of each. */
+  async function disparar(eventos: Disparo[]): Promise<Map<string, Resultado>> {
     const para = await destinatarios(eventos);
     const resultados = new Map<string, Resultado>();
-    const comQuem: EventoReservado[] = [];
+    const comQuem: Disparo[] = [];
     for (const evento of eventos) {
       if (para.get(evento.id)!.length > 0) comQuem.push(evento);
       else {
         // The customer was anonymised or deactivated meanwhile: nobody to tell.
-        await repo.descartar(evento.id, 'sem destinatários ativos');
+        await repo.descartarSemDestinatarios(evento.id, 'sem destinatários ativos');
         resultados.set(evento.id, 'descartado');
       }
     }
@@ -185,7 +237,7 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
         const motivo = `Sino não respondeu: ${(erro as Error).message}`.slice(0, 500);
         for (const evento of comQuem)
           resultados.set(evento.id, await recusado(evento, motivo, true));
-        return eventos.map((e) => resultados.get(e.id)!);
+        return resultados;
       }
       const status = resposta.response.status;
       if (resposta.data) {
@@ -209,7 +261,7 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
         for (const id of entregues) resultados.set(id, 'entregue');
       } else {
         // The whole call refused. Sino down, overloaded or not ready for our key: those pass.
-        const passageiro = status >= 500 || [401, 403, 408, 425, 429].includes(status);
+        const passageiro = recusaPassageira(status);
         const motivo = `Sino respondeu ${status} ${JSON.stringify(resposta.error ?? '')}`
           .slice(0, 500)
           .trim();
@@ -217,7 +269,7 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
           resultados.set(evento.id, await recusado(evento, motivo, passageiro));
       }
     }
-    return eventos.map((e) => resultados.get(e.id)!);
+    return resultados;
   }
 
   /** One pass: claims what is due and sends it; answers how many events were delivered. */

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
-import { locacoes, outbox, usuarios, vistorias } from '../db/schema.js';
+import { locacoes, outbox, usuarios, vistorias, type AcaoDoOutbox } from '../db/schema.js';
 
 /** An event to notify, as a service writes it in the transaction of its change. */
 export interface NovoEvento {
@@ -14,15 +14,27 @@ export interface NovoEvento {
   payload: Record<string, unknown>;
 }
 
-/** A claimed row, ready to send. */
-export interface EventoReservado {
-  id: string;
-  fluxo: string;
-  usuarioId: number | null;
-  equipe: boolean;
-  payload: Record<string, unknown>;
-  tentativas: number;
-}
+/** A claimed row, ready to send: a workflow to trigger, or an account to erase in Sino. */
+export type EventoReservado =
+  | {
+      acao: 'disparar';
+      id: string;
+      fluxo: string;
+      usuarioId: number | null;
+      equipe: boolean;
+      payload: Record<string, unknown>;
+      tentativas: number;
+    }
+  | {
+      acao: 'apagar-assinante';
+      id: string;
+      /** Whose subscriber Sino erases (`usuario-<id>`). */
+      usuarioId: number;
+      tentativas: number;
+    };
+
+/** Why a deleted account's pending events are set aside. */
+export const CONTA_EXCLUIDA = 'conta excluída';
 
 /** Someone to notify, as Sino's trigger names them (created or updated by the trigger). */
 export interface Destinatario {
@@ -48,6 +60,50 @@ export function criarRepositorioOutbox(db: Database) {
     },
 
     /**
+     * A deleted account's erasure in Sino, sent like any event: after this transaction
+     * commits, until Sino acknowledges it (decision 026).
+     */
+    async registrarApagamento(usuarioId: number): Promise<string> {
+      const [linha] = await db
+        .insert(outbox)
+        .values({ acao: 'apagar-assinante', usuarioId, payload: {} })
+        .returning({ id: outbox.id });
+      return linha!.id;
+    },
+
+    /**
+     * What the outbox holds of a deleted account: its own events (sent, pending or set aside)
+     * lose their payloads, and the pending ones are set aside; staff events about its
+     * contracts still go to staff, no longer linked to it.
+     */
+    async esquecerUsuario(usuarioId: number): Promise<void> {
+      await db
+        .update(outbox)
+        .set({
+          payload: {},
+          ultimoErro: sql`case when ${outbox.entregueEm} is null and ${outbox.descartadoEm} is null then ${CONTA_EXCLUIDA} else ${outbox.ultimoErro} end`,
+          descartadoEm: sql`case when ${outbox.entregueEm} is null then coalesce(${outbox.descartadoEm}, now()) end`,
+        })
+        .where(
+          and(
+            eq(outbox.usuarioId, usuarioId),
+            eq(outbox.acao, 'disparar'),
+            eq(outbox.equipe, false),
+          ),
+        );
+      await db
+        .update(outbox)
+        .set({ usuarioId: null })
+        .where(
+          and(
+            eq(outbox.usuarioId, usuarioId),
+            eq(outbox.acao, 'disparar'),
+            eq(outbox.equipe, true),
+          ),
+        );
+    },
+
+    /**
      * Claims up to `lote` due events for `reservaSegundos`: the claim commits at once (no
      * transaction stays open while Sino is called), SKIP LOCKED keeps two workers off the same
      * rows, and a worker that dies leaves rows that are due again when the claim runs out.
@@ -63,25 +119,31 @@ export function criarRepositorioOutbox(db: Database) {
             order by proxima_tentativa, criado_em
             limit ${lote}
               for update skip locked)
-        returning o.id, o.fluxo, o.usuario_id, o.equipe, o.payload, o.tentativas
+        returning o.id, o.acao, o.fluxo, o.usuario_id, o.equipe, o.payload, o.tentativas
       `)) as {
         rows: {
           id: string;
-          fluxo: string;
+          acao: AcaoDoOutbox;
+          fluxo: string | null;
           usuario_id: number | null;
           equipe: boolean;
           payload: Record<string, unknown>;
           tentativas: number;
         }[];
       };
-      return resultado.rows.map((r) => ({
-        id: r.id,
-        fluxo: r.fluxo,
-        usuarioId: r.usuario_id,
-        equipe: r.equipe,
-        payload: r.payload,
-        tentativas: r.tentativas,
-      }));
+      return resultado.rows.map((r): EventoReservado =>
+        r.acao === 'apagar-assinante'
+          ? { acao: r.acao, id: r.id, usuarioId: r.usuario_id!, tentativas: r.tentativas }
+          : {
+              acao: r.acao,
+              id: r.id,
+              fluxo: r.fluxo!,
+              usuarioId: r.usuario_id,
+              equipe: r.equipe,
+              payload: r.payload,
+              tentativas: r.tentativas,
+            },
+      );
     },
 
     /** Marks the events Sino accepted, in one statement. */
@@ -109,6 +171,21 @@ export function criarRepositorioOutbox(db: Database) {
       await db
         .update(outbox)
         .set({ descartadoEm: sql`now()`, ultimoErro: erro })
+        .where(and(eq(outbox.id, id), isNull(outbox.entregueEm)));
+    },
+
+    /**
+     * An event with nobody left to tell: set aside; when its customer's account was deleted
+     * (a fine registered weeks later), nothing of it is kept either.
+     */
+    async descartarSemDestinatarios(id: string, erro: string): Promise<void> {
+      await db
+        .update(outbox)
+        .set({
+          descartadoEm: sql`now()`,
+          ultimoErro: erro,
+          payload: sql`case when exists (select 1 from ${usuarios} u where u.id = ${outbox.usuarioId} and u.anonimizado_em is not null) then '{}'::jsonb else ${outbox.payload} end`,
+        })
         .where(and(eq(outbox.id, id), isNull(outbox.entregueEm)));
     },
 

@@ -114,6 +114,25 @@ export const subscribers = sino.table(
   ],
 );
 
+/**
+ * Subscribers erased for good (`POST /v1/subscribers/:subscriberId/erase`): a tombstone per
+ * environment, so that no session, trigger or identify brings the id back. Only a keyed hash of
+ * the subscriberId is kept (src/modules/subscribers/tombstones.ts): enough to match the id when
+ * it comes again, nothing to read it back from.
+ */
+export const erasedSubscribers = sino.table(
+  'erased_subscribers',
+  {
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    /** HMAC-SHA256 (hex) of the environment and the subscriberId. */
+    subscriberKey: char('subscriber_key', { length: 64 }).notNull(),
+    erasedAt: timestamp('erased_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.environmentId, t.subscriberKey] })],
+);
+
 export interface SubscriberChannel {
   providerId: string;
   integrationIdentifier?: string;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { add } from 'date-fns';
 import type { FastifyBaseLogger } from 'fastify';
 import {
@@ -18,15 +19,18 @@ import {
   type Workflow,
   type WorkflowStep,
 } from './repository.js';
-import type {
-  DeliveryPort,
-  EngineQueue,
-  EngineTask,
-  FilterOutcome,
-  InAppMessageInput,
-  PreferenceOutcome,
-  RenderContext,
-  RetrySchedule,
+import {
+  isErasedRecipient,
+  type DeliveryPort,
+  type EngineQueue,
+  type EngineTask,
+  type ErasedRecipient,
+  type FilterOutcome,
+  type InAppMessageInput,
+  type PreferenceOutcome,
+  type RenderContext,
+  type ResolvedRecipient,
+  type RetrySchedule,
 } from './ports.js';
 import { nextTimedRun } from './schedule.js';
 
@@ -37,7 +41,9 @@ export interface EngineDeps {
   subscribers: SubscriberRepository;
   queue: EngineQueue;
   /** Recipients of a trigger: subscribers named inline, by id, or through topics. */
-  resolveRecipients(task: Extract<EngineTask, { kind: 'trigger' }>): AsyncIterable<Subscriber[]>;
+  resolveRecipients(
+    task: Extract<EngineTask, { kind: 'trigger' }>,
+  ): AsyncIterable<ResolvedRecipient[]>;
   /** The trigger's actor (created or updated when named inline), if any. */
   resolveActor(task: Extract<EngineTask, { kind: 'trigger' }>): Promise<Subscriber | null>;
   /** HTML for an email's body and the in-app content; text for the rest (Novu's apostrophe). */
@@ -171,6 +177,10 @@ export function createEngine(deps: EngineDeps) {
       task.to !== 'broadcast' && task.to.length <= INLINE_RECIPIENTS && !task.to.some(isTopic);
     for await (const batch of deps.resolveRecipients(task)) {
       for (const subscriber of batch) {
+        if (isErasedRecipient(subscriber)) {
+          await recordErased(task, steps, subscriber);
+          continue;
+        }
         const created = await repo.createNotification(
           {
             environmentId: task.environmentId,
@@ -208,6 +218,68 @@ export function createEngine(deps: EngineDeps) {
         if (inline) await runFirstHere(first, created, found, subscriber);
         else await enqueueJob(first);
       }
+    }
+  }
+
+  /**
+   * A trigger naming an erased subscriber is acknowledged and creates no subscriber and no
+   * message. What it did is recorded as a notification whose steps are all canceled, the first
+   * saying why, with no payload (it was about the erased person) and, for the subscriber, an id
+   * drawn from the tombstone's key and the transaction: it names nobody, and two transactions'
+   * records cannot be linked to one person. Done again after a crash, it changes nothing.
+   */
+  async function recordErased(
+    task: Extract<EngineTask, { kind: 'trigger' }>,
+    steps: WorkflowStep[],
+    recipient: ErasedRecipient,
+  ): Promise<void> {
+    const subscriberId = createHash('sha256')
+      .update(recipient.key)
+      .update('\u0000')
+      .update(task.transactionId)
+      .digest('hex')
+      .slice(0, 24);
+    const created = await repo.createNotification(
+      {
+        environmentId: task.environmentId,
+        organizationId: task.organizationId,
+        workflowId: task.workflowId,
+        subscriberId,
+        transactionId: task.transactionId,
+        payload: {},
+        tenant: null,
+        actorSubscriberId: null,
+      },
+      steps,
+      {},
+      {},
+      {
+        channel: 'trigger',
+        code: EXECUTION_CODES.TRIGGER_RECEIVED,
+        detail: 'Trigger received',
+        status: 'Success',
+      },
+      'queued',
+    );
+    let jobs = created?.jobs;
+    if (!jobs) {
+      const notificationId = await repo.notificationOf(
+        task.environmentId,
+        task.transactionId,
+        subscriberId,
+      );
+      jobs = notificationId ? await repo.jobsOfNotification(notificationId) : [];
+    }
+    for (const [index, job] of jobs.entries()) {
+      const canceled = await repo.transition(job.id, ['pending', 'queued'], 'canceled', {
+        error: SUBSCRIBER_ERASED,
+      });
+      if (canceled && index === 0)
+        await detail(canceled, {
+          code: EXECUTION_CODES.SUBSCRIBER_NOT_FOUND,
+          detail: `${SUBSCRIBER_ERASED}: nothing is sent`,
+          status: 'Warning',
+        });
     }
   }
 
@@ -672,6 +744,9 @@ export type Engine = ReturnType<typeof createEngine>;
 
 /** The longest wait a provider's `Retry-After` can impose on a retry. */
 const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;
+
+/** Why a trigger's steps for an erased subscriber were canceled. */
+export const SUBSCRIBER_ERASED = 'Subscriber was erased';
 
 /** Triggers naming at most this many subscribers (and no topic) run first steps in the fan-out. */
 const INLINE_RECIPIENTS = 10;

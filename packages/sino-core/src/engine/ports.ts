@@ -19,6 +19,22 @@ export type EngineTask =
     }
   | { kind: 'step'; jobId: string };
 
+/**
+ * A recipient whose subscriberId was erased (it has a tombstone): no subscriber, no message;
+ * the engine records that the trigger reached an erased subscriber, under a name drawn from
+ * the tombstone's key, never the id.
+ */
+export interface ErasedRecipient {
+  erased: true;
+  /** The tombstone's key (src/modules/subscribers/tombstones.ts). */
+  key: string;
+}
+
+/** Who a trigger reaches: a subscriber, or an erased one. */
+export type ResolvedRecipient = Subscriber | ErasedRecipient;
+
+export const isErasedRecipient = (r: ResolvedRecipient): r is ErasedRecipient => 'erased' in r;
+
 /** The slice of the queue port the engine uses (see src/queue). */
 export interface EngineQueue {
   enqueue(task: EngineTask, options?: { delayMs?: number; dedupeKey?: string }): Promise<string>;

@@ -2,7 +2,7 @@ import type { Recipient } from '../modules/events/schemas.js';
 import type { Subscriber, SubscriberRepository } from '../modules/subscribers/repository.js';
 import type { EngineRepository } from './repository.js';
 import type { TopicRepository } from '../modules/topics/repository.js';
-import type { EngineTask } from './ports.js';
+import type { EngineTask, ErasedRecipient, ResolvedRecipient } from './ports.js';
 
 type TriggerTask = Extract<EngineTask, { kind: 'trigger' }>;
 
@@ -12,14 +12,30 @@ const BATCH = 500;
  * Who a trigger reaches, in batches: subscribers named by id (created when new), named inline
  * (created or updated), every member of the named topics, or every subscriber of the
  * environment for a broadcast. Each subscriber once; the actor is not notified of its own
- * action through a topic.
+ * action through a topic. A subscriber named by an erased id comes back as `erased`: no row is
+ * created or changed for it.
  */
 export function createRecipientResolver(deps: {
   repo: EngineRepository;
   subscribers: SubscriberRepository;
   topics: Pick<TopicRepository, 'subscriberIdsOfTopic'>;
 }) {
-  async function named(task: TriggerTask, recipient: Recipient): Promise<Subscriber> {
+  const idOf = (recipient: Recipient): string =>
+    typeof recipient === 'string'
+      ? recipient
+      : (recipient as { subscriberId: string }).subscriberId;
+
+  const erasedOne = (task: TriggerTask, subscriberId: string): ErasedRecipient => ({
+    erased: true,
+    key: deps.subscribers.tombstoneKey(task.environmentId, subscriberId),
+  });
+
+  /** The subscriber a recipient names, created or updated; undefined when its id was erased. */
+  async function named(
+    task: TriggerTask,
+    recipient: Recipient,
+    checked = false,
+  ): Promise<Subscriber | undefined> {
     const ids = {
       environmentId: task.environmentId,
       organizationId: task.organizationId,
@@ -30,16 +46,17 @@ export function createRecipientResolver(deps: {
       Recipient,
       string | { type: 'Topic' }
     >;
-    return deps.subscribers.upsert({ ...ids, subscriberId: subscriberId! }, profile);
+    return deps.subscribers.upsert({ ...ids, subscriberId: subscriberId! }, profile, { checked });
   }
 
   return {
     async resolveActor(task: TriggerTask): Promise<Subscriber | null> {
       if (task.actor === undefined) return null;
-      return named(task, task.actor as Recipient);
+      // An erased actor is no actor: nothing of it is written again.
+      return (await named(task, task.actor as Recipient)) ?? null;
     },
 
-    async *resolveRecipients(task: TriggerTask): AsyncGenerator<Subscriber[]> {
+    async *resolveRecipients(task: TriggerTask): AsyncGenerator<ResolvedRecipient[]> {
       if (task.to === 'broadcast') {
         for await (const ids of deps.subscribers.allIds(task.environmentId, BATCH))
           yield deps.repo.subscribersByIds(ids);
@@ -50,13 +67,19 @@ export function createRecipientResolver(deps: {
         typeof task.actor === 'string'
           ? task.actor
           : (task.actor as { subscriberId?: string } | undefined)?.subscriberId;
-      const direct: Subscriber[] = [];
-      for (const recipient of task.to as Recipient[]) {
-        if (typeof recipient === 'object' && 'type' in recipient && recipient.type === 'Topic')
-          continue;
-        const s = await named(task, recipient);
-        if (!seen.has(s.id)) direct.push(s);
-        seen.add(s.id);
+      const direct: ResolvedRecipient[] = [];
+      const byId = (task.to as Recipient[]).filter(
+        (r) => !(typeof r === 'object' && 'type' in r && r.type === 'Topic'),
+      );
+      // One look for the tombstones of every recipient named, instead of one per recipient.
+      const erased = await deps.subscribers.erasedAmong(task.environmentId, byId.map(idOf));
+      for (const recipient of byId) {
+        const subscriberId = idOf(recipient);
+        const s = erased.has(subscriberId) ? undefined : await named(task, recipient, true);
+        // Erased before the trigger, or while it was being resolved.
+        const key = s ? s.id : `erased:${subscriberId}`;
+        if (!seen.has(key)) direct.push(s ?? erasedOne(task, subscriberId));
+        seen.add(key);
       }
       if (direct.length > 0) yield direct;
       for (const recipient of task.to as Recipient[]) {

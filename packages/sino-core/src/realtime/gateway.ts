@@ -70,6 +70,10 @@ export function createSocketGateway(deps: {
     emit(subscriberId, event, data) {
       io.to(subscriberId).emit(event, data);
     },
+    disconnect(subscriberId) {
+      // Through the adapter: with Redis, the nodes holding the room's sockets close them too.
+      io.in(subscriberId).disconnectSockets(true);
+    },
     // Open sockets would keep the HTTP server from closing; the server itself is Fastify's.
     // Only this node's: through the Redis adapter, a plain disconnectSockets reaches every node.
     async close() {

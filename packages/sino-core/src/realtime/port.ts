@@ -16,4 +16,6 @@ export interface RealtimePublisher {
     event: E,
     data: RealtimeEvents[E],
   ): void;
+  /** Closes every socket of the subscriber, on every node (an erased subscriber's). */
+  disconnect(subscriberId: string): void;
 }

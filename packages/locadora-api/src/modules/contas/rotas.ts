@@ -192,7 +192,7 @@ export const rotasDeContas: FastifyPluginAsyncZod<ContextoDasRotas> = async (
       schema: {
         tags,
         summary:
-          'Delete my account (LGPD): personal data is anonymised, contracts and fines are kept',
+          'Delete my account (LGPD): personal data is anonymised, contracts and fines are kept; the Sino inbox is erased',
         security: comLogin,
         body: exclusaoContaSchema,
         response: { 204: z.null(), ...errosDocumentados(400, 401, 409) },

@@ -3,6 +3,7 @@ import type { Cadastro, Login } from '@locadora/contract/contas';
 import type { Papel } from '@locadora/contract/dominio';
 import { ErroLocadora, conflito, naoAutenticado, naoEncontrado } from '../../erros.js';
 import { emTransacao } from '../../db/transacao.js';
+import { criarRepositorioOutbox } from '../../notificacoes/repositorio-outbox.js';
 import {
   criarRepositorioContas,
   type RepositorioContas,
@@ -162,7 +163,10 @@ export function criarServicoContas(deps: DependenciasContas) {
       return (await repo.definirPapel(usuarioId, papel))!;
     },
 
-    /** LGPD: checks the password, then anonymises the account and ends every session. */
+    /**
+     * LGPD: checks the password, then anonymises the account, ends every session and queues
+     * the erasure of its Sino subscriber (decision 026).
+     */
     async excluirConta(usuarioId: number, senha: string): Promise<void> {
       const u = await repo.porId(usuarioId);
       if (!u) throw naoEncontrado('Usuário');
@@ -178,6 +182,11 @@ export function criarServicoContas(deps: DependenciasContas) {
         const r = criarRepositorioContas(tx);
         await r.anonimizar(usuarioId, agora);
         await r.revogarSessoesDoUsuario(usuarioId, agora);
+        // Sino too: its inbox and what it holds of the person go, through the outbox, once
+        // this commits; the outbox's own events about the account keep nothing of it.
+        const outbox = criarRepositorioOutbox(tx);
+        await outbox.esquecerUsuario(usuarioId);
+        await outbox.registrarApagamento(usuarioId);
       });
     },
   };

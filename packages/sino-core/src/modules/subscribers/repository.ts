@@ -1,7 +1,13 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
-import { integrations, subscribers, type SubscriberChannel } from '../../db/schema.js';
+import {
+  erasedSubscribers,
+  integrations,
+  subscribers,
+  type SubscriberChannel,
+} from '../../db/schema.js';
 import { newId } from '../../ids.js';
+import type { TombstoneKeys } from './tombstones.js';
 
 export type Subscriber = typeof subscribers.$inferSelect;
 
@@ -49,7 +55,19 @@ function given(profile: SubscriberProfile) {
   ) as SubscriberProfile;
 }
 
-export function createSubscriberRepository(db: Database) {
+/**
+ * Subscribers' rows. Every way a row is created (identify, bulk, a trigger naming a new
+ * subscriber, a widget session) goes through `upsert`, `ensure` or `upsertMany`, which know the
+ * tombstones of erased subscribers: an erased id gets no row again.
+ */
+export function createSubscriberRepository(db: Database, tombstones: TombstoneKeys) {
+  const columns = getTableColumns(subscribers);
+  const tombstoneOf = (environmentId: string, subscriberId: string) =>
+    and(
+      eq(erasedSubscribers.environmentId, environmentId),
+      eq(erasedSubscribers.subscriberKey, tombstones.keyOf(environmentId, subscriberId)),
+    );
+
   // Every widget call and every trigger looks a subscriber up: prepared once, on first use.
   const statements = {
     byId: () =>
@@ -77,7 +95,58 @@ export function createSubscriberRepository(db: Database) {
   };
   let byId: ReturnType<typeof statements.byId> | undefined;
   let bySubscriberId: ReturnType<typeof statements.bySubscriberId> | undefined;
+
+  /**
+   * A row just created for an id whose tombstone exists is deleted again: its creation raced
+   * with the erasure (checked before, erased meanwhile). True when it was.
+   */
+  async function removeIfErased(environmentId: string, subscriberId: string): Promise<boolean> {
+    const removed = await db
+      .delete(subscribers)
+      .where(
+        and(
+          eq(subscribers.environmentId, environmentId),
+          eq(subscribers.subscriberId, subscriberId),
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(erasedSubscribers)
+              .where(tombstoneOf(environmentId, subscriberId)),
+          ),
+        ),
+      )
+      .returning({ id: subscribers.id });
+    return removed.length > 0;
+  }
+
   return {
+    /** Whether the subscriberId was erased in the environment (it has a tombstone). */
+    async isErased(environmentId: string, subscriberId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ one: sql`1` })
+        .from(erasedSubscribers)
+        .where(tombstoneOf(environmentId, subscriberId));
+      return row !== undefined;
+    },
+    /** The subscriberIds among `subscriberIds` that were erased in the environment. */
+    async erasedAmong(environmentId: string, subscriberIds: string[]): Promise<Set<string>> {
+      if (subscriberIds.length === 0) return new Set();
+      const byKey = new Map(subscriberIds.map((id) => [tombstones.keyOf(environmentId, id), id]));
+      const rows = await db
+        .select({ key: erasedSubscribers.subscriberKey })
+        .from(erasedSubscribers)
+        .where(
+          and(
+            eq(erasedSubscribers.environmentId, environmentId),
+            inArray(erasedSubscribers.subscriberKey, [...byKey.keys()]),
+          ),
+        );
+      return new Set(rows.map((r) => byKey.get(r.key)!));
+    },
+    removeIfErased,
+    /** The tombstone key of a subscriberId (what an erased one is remembered by). */
+    tombstoneKey: (environmentId: string, subscriberId: string) =>
+      tombstones.keyOf(environmentId, subscriberId),
     async byId(environmentId: string, id: string): Promise<Subscriber | undefined> {
       const [s] = await (byId ??= statements.byId()).execute({ environmentId, id });
       return s;
@@ -92,36 +161,54 @@ export function createSubscriberRepository(db: Database) {
       });
       return s;
     },
-    /** Creates the subscriber, or updates the given fields of an existing one, atomically. */
+    /**
+     * Creates the subscriber, or updates the given fields of an existing one, atomically.
+     * Undefined when the subscriberId was erased: nothing is written.
+     */
     async upsert(
       ids: { environmentId: string; organizationId: string; subscriberId: string },
       profile: SubscriberProfile,
-    ): Promise<Subscriber> {
+      /** The caller looked for the tombstone already (a trigger does, once for all its recipients). */
+      options: { checked?: boolean } = {},
+    ): Promise<Subscriber | undefined> {
+      if (!options.checked && (await this.isErased(ids.environmentId, ids.subscriberId)))
+        return undefined;
       const fields = given(profile);
-      const [s] = await db
+      const [row] = await db
         .insert(subscribers)
         .values({ id: newId(), ...ids, ...fields })
         .onConflictDoUpdate({
           target: [subscribers.environmentId, subscribers.subscriberId],
           set: { ...fields, updatedAt: sql`now()` },
         })
-        .returning();
-      return s!;
+        // A row the statement inserted has no deleting transaction yet (xmax = 0).
+        .returning({ ...columns, created: sql<boolean>`(xmax = 0)` });
+      const { created, ...subscriber } = row!;
+      if (created && (await removeIfErased(ids.environmentId, ids.subscriberId))) return undefined;
+      return subscriber;
     },
-    /** Creates the subscriber only if absent; never changes an existing one. */
+    /**
+     * Creates the subscriber only if absent; never changes an existing one. Undefined when the
+     * subscriberId was erased.
+     */
     async ensure(ids: {
       environmentId: string;
       organizationId: string;
       subscriberId: string;
-    }): Promise<Subscriber> {
-      // Triggers name existing subscribers far more often than new ones: look first.
+    }): Promise<Subscriber | undefined> {
+      // Triggers name existing subscribers far more often than new ones: look first. An
+      // existing row is never erased (the erasure deletes it with the tombstone's write).
       const existing = await this.bySubscriberId(ids.environmentId, ids.subscriberId);
       if (existing) return existing;
-      await db
+      if (await this.isErased(ids.environmentId, ids.subscriberId)) return undefined;
+      const created = await db
         .insert(subscribers)
         .values({ id: newId(), ...ids })
-        .onConflictDoNothing();
-      return (await this.bySubscriberId(ids.environmentId, ids.subscriberId))!;
+        .onConflictDoNothing()
+        .returning({ id: subscribers.id });
+      if (created.length > 0 && (await removeIfErased(ids.environmentId, ids.subscriberId)))
+        return undefined;
+      return this.bySubscriberId(ids.environmentId, ids.subscriberId);
     },
     async update(
       environmentId: string,

@@ -10,6 +10,7 @@ import {
   onlineStatusBody,
   pageQuery,
   serverErrors,
+  subscriberIdField,
   subscriberParams,
   subscriberWire,
   toSubscriberWire,
@@ -145,6 +146,36 @@ export const subscriberRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx
     async (request) => {
       await service.remove(scopeOf(request), request.params.subscriberId);
       return { data: { acknowledged: true, status: 'deleted' as const } };
+    },
+  );
+
+  r.post(
+    '/subscribers/:subscriberId/erase',
+    {
+      schema: {
+        tags,
+        summary:
+          'Erases a subscriber for good (beyond Novu): its data goes, and the id is never created again',
+        description:
+          'Deletes the subscriber with its channel credentials, messages of every channel, ' +
+          "preferences, topic memberships and the sandbox outbox's copies; cancels its steps " +
+          'not yet run; keeps its notifications and execution details without payloads or ' +
+          'personal data. The id stays blocked: a widget session for it is refused (403), an ' +
+          'identify answers 409, and a trigger naming it is acknowledged and sends nothing. ' +
+          'Its widget tokens stop working at once. Answers the same for an id never seen and ' +
+          "when asked again. DELETE keeps Novu 0.24's meaning: the id may come back.",
+        params: z.object({ subscriberId: subscriberIdField }),
+        response: {
+          200: z.object({
+            data: z.object({ acknowledged: z.boolean(), status: z.literal('erased') }),
+          }),
+          ...serverErrors(),
+        },
+      },
+    },
+    async (request) => {
+      await ctx.services.erasure.erase(scopeOf(request), request.params.subscriberId, request.log);
+      return { data: { acknowledged: true, status: 'erased' as const } };
     },
   );
 

@@ -1,5 +1,5 @@
 import type { SubscriberChannel } from '../../db/schema.js';
-import { badRequest, notFound, type ErrorLog } from '../../errors.js';
+import { badRequest, conflict, notFound, type ErrorLog } from '../../errors.js';
 import type {
   CredentialsIntegration,
   Subscriber,
@@ -122,6 +122,8 @@ export function createSubscriberService(deps: { subscribers: SubscriberRepositor
 
   const notFoundError = (subscriberId: string) =>
     notFound(`Subscriber not found for id ${subscriberId}`);
+  const erasedMessage = (subscriberId: string) =>
+    `Subscriber ${subscriberId} was erased and cannot be created again`;
 
   /** The integration of each channel, or the message of the first one without any. */
   async function resolveChannels(
@@ -178,6 +180,7 @@ export function createSubscriberService(deps: { subscribers: SubscriberRepositor
         { environmentId: scope.id, organizationId: scope.organizationId, subscriberId },
         profile,
       );
+      if (!subscriber) throw conflict(erasedMessage(subscriberId));
       if (!resolution) return subscriber;
       return (
         (await applyChannels(scope.id, subscriberId, resolution.resolved, 'append')) ?? subscriber
@@ -204,8 +207,8 @@ export function createSubscriberService(deps: { subscribers: SubscriberRepositor
 
     /**
      * POST /v1/subscribers/bulk: creates or updates each subscriber. A subscriber whose
-     * credentials name a provider without an active integration, or whose row the database
-     * refuses, is reported in `failed`; the others are written. A refusal of the database is
+     * credentials name a provider without an active integration, whose id was erased, or whose
+     * row the database refuses, is reported in `failed`; the others are written. A refusal of the database is
      * logged and answered in general words (its message is for the operator: it may name
      * tables, constraints, internals).
      */
@@ -252,6 +255,12 @@ export function createSubscriberService(deps: { subscribers: SubscriberRepositor
           channels: resolvedChannels ?? previous?.channels,
         });
       }
+      // Erased subscribers are not created again.
+      const erased = await repo.erasedAmong(scope.id, [...merged.keys()]);
+      for (const subscriberId of erased) {
+        merged.delete(subscriberId);
+        result.failed.push({ subscriberId, message: erasedMessage(subscriberId) });
+      }
       const ids = { environmentId: scope.id, organizationId: scope.organizationId };
       const rows = [...merged.values()];
       let written: { subscriberId: string; created: boolean }[];
@@ -271,6 +280,15 @@ export function createSubscriberService(deps: { subscribers: SubscriberRepositor
             result.failed.push({ subscriberId: row.subscriberId, message: UNEXPECTED_FAILURE });
           }
         }
+      }
+      // One erased while this bulk ran: its new row goes again.
+      for (const w of written.filter((w) => w.created)) {
+        if (!(await repo.removeIfErased(scope.id, w.subscriberId))) continue;
+        written = written.filter((other) => other.subscriberId !== w.subscriberId);
+        result.failed.push({
+          subscriberId: w.subscriberId,
+          message: erasedMessage(w.subscriberId),
+        });
       }
       const created = new Set(written.filter((w) => w.created).map((w) => w.subscriberId));
       const ok = new Set(written.map((w) => w.subscriberId));

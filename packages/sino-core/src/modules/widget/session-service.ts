@@ -1,6 +1,6 @@
 import type { IdentityService } from '../identity/service.js';
 import type { SubscriberProfile, SubscriberRepository } from '../subscribers/repository.js';
-import { badRequest, notFound } from '../../errors.js';
+import { badRequest, forbidden, notFound } from '../../errors.js';
 import type { WidgetTokens } from './tokens.js';
 
 export interface InitializeSession extends SubscriberProfile {
@@ -8,6 +8,8 @@ export interface InitializeSession extends SubscriberProfile {
   subscriberId: string;
   hmacHash?: string | null | undefined;
 }
+
+export const SUBSCRIBER_ERASED = 'The subscriber was erased: no session can be started for it';
 
 /** POST /v1/widgets/session/initialize: who the widget is for, checked, then a token. */
 export function createSessionService(deps: {
@@ -42,6 +44,8 @@ export function createSessionService(deps: {
           phone: input.phone,
         },
       );
+      // A session would create it again: an erased subscriber stays erased (decision 026).
+      if (!subscriber) throw forbidden(SUBSCRIBER_ERASED);
       const token = await deps.tokens.issue({
         _id: subscriber.id,
         firstName: subscriber.firstName,

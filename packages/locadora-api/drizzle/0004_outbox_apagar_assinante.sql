@@ -1,0 +1,4 @@
+ALTER TABLE "locadora"."outbox" ALTER COLUMN "fluxo" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "locadora"."outbox" ADD COLUMN "acao" text DEFAULT 'disparar' NOT NULL;--> statement-breakpoint
+ALTER TABLE "locadora"."outbox" ADD CONSTRAINT "outbox_acao" CHECK ("locadora"."outbox"."acao" in ('disparar', 'apagar-assinante'));--> statement-breakpoint
+ALTER TABLE "locadora"."outbox" ADD CONSTRAINT "outbox_acao_campos" CHECK (case "locadora"."outbox"."acao" when 'disparar' then "locadora"."outbox"."fluxo" is not null else "locadora"."outbox"."fluxo" is null and "locadora"."outbox"."usuario_id" is not null end);
