@@ -122,9 +122,9 @@ async function caixaPelaApi(page: Page, token: string) {
   };
 }
 
-/** The bell in the top menu, whatever its count. */
+/** The bell in the header, whatever its count. */
 const sinoDoMenu = (page: Page) =>
-  page.getByRole('navigation', { name: 'Menu principal' }).getByRole('button', {
+  page.getByRole('banner').getByRole('button', {
     name: /^Notificações(, \d+ não vistas?)?$/,
   });
 const caixa = (page: Page) => page.getByRole('dialog', { name: 'Caixa de notificações' });

@@ -103,15 +103,15 @@ test.describe('routes by role', () => {
     await entrarComo(page, 'funcionario');
     await page.goto('/home2');
     const menu = page.getByRole('navigation', { name: 'Menu principal' });
-    for (const item of [
-      'Dashboard',
-      'Cadastrar Vistorias',
-      'Consultar Vistorias',
-      'Manutenções',
-      'Estoques',
-      'Categorias',
-    ])
-      await expect(menu.getByRole('link', { name: item })).toBeVisible();
+    // In the staff menu's groups (disclosure buttons).
+    for (const [grupo, itens] of [
+      ['Relatórios', ['Dashboard']],
+      ['Operação', ['Cadastrar Vistorias', 'Consultar Vistorias']],
+      ['Frota', ['Manutenções', 'Estoques', 'Categorias']],
+    ] as const) {
+      await menu.getByRole('button', { name: grupo }).click();
+      for (const item of itens) await expect(menu.getByRole('link', { name: item })).toBeVisible();
+    }
     await fotografar(page, 'home2-funcionario');
   });
 

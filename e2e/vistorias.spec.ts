@@ -169,10 +169,9 @@ test.describe('/vistoria (register)', () => {
   test('Voltar returns to the previous screen', async ({ page }) => {
     await entrarComo(page, 'funcionario');
     await page.goto('/vistoria2');
-    await page
-      .getByRole('navigation', { name: 'Menu principal' })
-      .getByRole('link', { name: 'Cadastrar Vistorias' })
-      .click();
+    const menu = page.getByRole('navigation', { name: 'Menu principal' });
+    await menu.getByRole('button', { name: 'Operação' }).click();
+    await menu.getByRole('link', { name: 'Cadastrar Vistorias' }).click();
     await expect(page).toHaveURL(/\/vistoria$/);
     await page.getByRole('button', { name: 'Voltar' }).click();
     await expect(page).toHaveURL(/\/vistoria2$/);

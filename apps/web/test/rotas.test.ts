@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { itensDoMenu, paths, podeAbrir } from '../src/config/paths.js';
+import { EQUIPE, ehGrupo, itensDoMenu, menuDe, paths, podeAbrir } from '../src/config/paths.js';
 
 // Screens are found by file name (app/rotas.tsx): a route without its page would silently be a
 // 404, and a page without a route would never be reachable.
@@ -60,5 +60,32 @@ describe('route table', () => {
     );
     expect(podeAbrir(paths.estoque, undefined)).toBe(false);
     expect(podeAbrir(paths.cadastro, undefined)).toBe(true);
+  });
+
+  it('groups the staff menu, every staff entry in it exactly once', () => {
+    for (const papel of EQUIPE) {
+      const menu = menuDe(papel);
+      const rotas = menu.flatMap((e) => (ehGrupo(e) ? e.rotas : [e]));
+      expect(rotas.map((r) => r.caminho).sort()).toEqual(
+        itensDoMenu(papel)
+          .map((r) => r.caminho)
+          .sort(),
+      );
+      expect(new Set(rotas).size).toBe(rotas.length);
+    }
+    expect(menuDe('funcionario').map((e) => (ehGrupo(e) ? `${e.rotulo} ▾` : e.menu))).toEqual([
+      'Home',
+      'Operação ▾',
+      'Frota ▾',
+      'Clientes ▾',
+      'Relatórios ▾',
+      'Notificações',
+      'Minha conta',
+    ]);
+  });
+
+  it("keeps the customers' short menu flat", () => {
+    expect(menuDe('cliente')).toEqual(itensDoMenu('cliente'));
+    expect(menuDe(undefined)).toEqual([]);
   });
 });

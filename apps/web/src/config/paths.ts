@@ -74,3 +74,46 @@ export const podeAbrir = (rota: Rota, papel: Papel | undefined): boolean =>
 /** Menu entries in the spec's order, filtered by role. */
 export const itensDoMenu = (papel: Papel | undefined): Rota[] =>
   Object.values(paths as Record<string, Rota>).filter((r) => r.menu && podeAbrir(r, papel));
+
+/** A group of the staff menu: a disclosure button on wide screens, a section on a phone. */
+export interface GrupoDoMenu {
+  id: string;
+  rotulo: string;
+  rotas: Rota[];
+}
+export type EntradaDoMenu = Rota | GrupoDoMenu;
+export const ehGrupo = (entrada: EntradaDoMenu): entrada is GrupoDoMenu => 'rotas' in entrada;
+
+// Staff see 14 entries, which wrapped to three rows at 1366 px (issue 17): most of them live in
+// four groups, so the header is one row from 1280 px. A unit test checks that every entry staff
+// may open is here exactly once.
+const MENU_DA_EQUIPE: readonly (
+  NomeDaRota | { id: string; rotulo: string; rotas: readonly NomeDaRota[] }
+)[] = [
+  'home',
+  {
+    id: 'operacao',
+    rotulo: 'Operação',
+    rotas: ['locacao', 'vistoria', 'vistoria2', 'localizacao'],
+  },
+  { id: 'frota', rotulo: 'Frota', rotas: ['manutencao', 'estoque', 'categoria'] },
+  { id: 'clientes', rotulo: 'Clientes', rotas: ['infracoes', 'avaliacoes'] },
+  { id: 'relatorios', rotulo: 'Relatórios', rotas: ['dashboard', 'historico'] },
+  'notificacoes',
+  'conta',
+];
+
+/**
+ * The top menu of a role: customers, with fewer entries, keep the flat list; staff get the
+ * groups. Only what the role may open, and no empty group.
+ */
+export function menuDe(papel: Papel | undefined): EntradaDoMenu[] {
+  if (!papel || !EQUIPE.includes(papel)) return itensDoMenu(papel);
+  const permitidas = (nomes: readonly NomeDaRota[]): Rota[] =>
+    nomes.map((n): Rota => paths[n]).filter((r) => r.menu && podeAbrir(r, papel));
+  return MENU_DA_EQUIPE.flatMap((item): EntradaDoMenu[] => {
+    if (typeof item === 'string') return permitidas([item]);
+    const rotas = permitidas(item.rotas);
+    return rotas.length ? [{ id: item.id, rotulo: item.rotulo, rotas }] : [];
+  });
+}
