@@ -96,6 +96,7 @@ export const sinoCore = fp<SinoOptions>(
       subscribers: createSubscriberRepository(options.db),
       log: app.log,
       redisUrl: options.redisUrl,
+      redisCommandTimeoutMs: options.redisCommandTimeoutMs,
     });
     app.addHook('preClose', () => gateway.close());
     const queue = await createJobQueue<SinoTask>({
@@ -103,6 +104,9 @@ export const sinoCore = fp<SinoOptions>(
       database: options.database,
       redisUrl: options.redisUrl,
       ...(options.queuePrefix && { redisPrefix: options.queuePrefix }),
+      ...(options.redisCommandTimeoutMs !== undefined && {
+        redisCommandTimeoutMs: options.redisCommandTimeoutMs,
+      }),
       ...(options.queuePollingIntervalMs !== undefined && {
         pollingIntervalMs: options.queuePollingIntervalMs,
       }),

@@ -105,6 +105,8 @@ export function createSinoServices(
     subscribers,
   });
   return {
+    /** The queue's store, for readiness. */
+    queue: { ping: () => queue.ping() },
     activity,
     integrations,
     deliveries,
