@@ -273,6 +273,7 @@ describe.runIf(urlDoBanco)('PostgreSQL outages', () => {
       loja: 'database',
       precisam: todos,
       limiteMs: LIMITE_BANCO_MS,
+      repetirDisparo: true,
     });
   }, 60_000);
 
@@ -283,6 +284,7 @@ describe.runIf(urlDoBanco)('PostgreSQL outages', () => {
       loja: 'database',
       precisam: todos,
       limiteMs: LIMITE_BANCO_MS,
+      repetirDisparo: true,
     });
   }, 60_000);
 });
