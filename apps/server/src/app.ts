@@ -80,7 +80,7 @@ export async function construirApp(
     dataDir: config.PGLITE_DIR ?? join(config.DATA_DIR, 'pglite'),
     poolMax: config.DATABASE_POOL_MAX,
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
+    statementTimeoutMs: config.DATABASE_QUERY_TIMEOUT_SECONDS * 1000,
   });
   app.addHook('onClose', () => banco.close());
   try {

@@ -28,7 +28,7 @@ export const esquemaDeConfiguracao = z.object({
    */
   DATABASE_CONNECT_TIMEOUT_SECONDS: inteiro(5, 1, 600),
   /** Seconds a statement may run or wait for its answer (then 503); 0 for no limit. */
-  DATABASE_STATEMENT_TIMEOUT_SECONDS: inteiro(5, 0, 3_600),
+  DATABASE_QUERY_TIMEOUT_SECONDS: inteiro(5, 0, 3_600),
   /** A Redis for Sino's job queue (BullMQ) and socket fan-out; the database queue when unset. */
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })

@@ -52,7 +52,7 @@ beforeAll(async () => {
     viaDoBanco: (url) => proxyDoBanco.urlFor(url),
     ambiente: {
       DATABASE_CONNECT_TIMEOUT_SECONDS: String(PRAZO_S),
-      DATABASE_STATEMENT_TIMEOUT_SECONDS: String(PRAZO_S),
+      DATABASE_QUERY_TIMEOUT_SECONDS: String(PRAZO_S),
       REDIS_COMMAND_TIMEOUT_SECONDS: String(PRAZO_S),
       ...(proxyDoRedis && { REDIS_URL: proxyDoRedis.urlFor(urlDoRedis!) }),
     },
