@@ -50,6 +50,8 @@ export interface OpcoesDoApp {
   aoCriarCredenciaisSino?: (credenciais: DevelopmentCredentials) => void;
   /** The operator's terminal: the only place the first start shows Sino's API key. */
   terminal?: Terminal;
+  /** Prefix of Sino's queue keys in Redis, `sino` by default (tests use their own). */
+  prefixoDaFilaSino?: string;
 }
 
 /**
@@ -78,6 +80,7 @@ export async function construirApp(
     dataDir: config.PGLITE_DIR ?? join(config.DATA_DIR, 'pglite'),
     poolMax: config.DATABASE_POOL_MAX,
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
+    statementTimeoutMs: config.DATABASE_QUERY_TIMEOUT_SECONDS * 1000,
   });
   app.addHook('onClose', () => banco.close());
   try {
@@ -136,7 +139,11 @@ export async function construirApp(
     await docs.register(swaggerUi, { routePrefix: '/docs' });
   });
 
-  await app.register(rotaDeSaude, { banco });
+  await app.register(rotaDeSaude, {
+    banco,
+    // Read when asked: Sino's plugin, registered below, opens the queue.
+    ...(config.REDIS_URL && { redis: () => app.sino.queue.ping() }),
+  });
   await app.register(rotasDoWeb, { config });
   // Read (or generated) only when the environment leaves one of them unset.
   let doDiretorio: Segredos | undefined;
@@ -148,6 +155,8 @@ export async function construirApp(
     database: banco,
     redisUrl: config.REDIS_URL,
     redisPrefix: config.SINO_REDIS_PREFIX,
+    redisCommandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_SECONDS * 1000,
+    ...(opcoes.prefixoDaFilaSino && { queuePrefix: opcoes.prefixoDaFilaSino }),
     runWorkers: config.ROLE === 'all' || config.ROLE === 'worker',
     workerConcurrency: config.SINO_WORKER_CONCURRENCY,
     widgetTokenSecret: config.SINO_WIDGET_JWT_SECRET ?? segredo('sinoWidgetSecret'),

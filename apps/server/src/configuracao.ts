@@ -23,8 +23,13 @@ export const esquemaDeConfiguracao = z.object({
     })
     .optional(),
   DATABASE_POOL_MAX: inteiro(10, 1, 200),
-  /** Seconds to wait for a PostgreSQL connection before giving up (at start: exit with a reason). */
-  DATABASE_CONNECT_TIMEOUT_SECONDS: inteiro(10, 1, 600),
+  /**
+   * Seconds to wait for a PostgreSQL connection, new or free in the pool, before giving up (a
+   * request answers 503; at start, the process exits with a reason).
+   */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: inteiro(5, 1, 600),
+  /** Seconds a statement may run or wait for its answer (then 503); 0 for no limit. */
+  DATABASE_QUERY_TIMEOUT_SECONDS: inteiro(5, 0, 3_600),
   /** A Redis for Sino's job queue (BullMQ) and socket fan-out; the database queue when unset. */
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
@@ -34,6 +39,8 @@ export const esquemaDeConfiguracao = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, _ or -' })
     .optional(),
+  /** Seconds a request waits for Redis's answer (an enqueue) before answering 503. */
+  REDIS_COMMAND_TIMEOUT_SECONDS: inteiro(5, 1, 600),
   /** What this process runs: everything, or one role of a scaled-out deployment. */
   ROLE: z.enum(['all', 'api', 'worker', 'ws']).default('all'),
   JWT_SECRET: z.string().min(32, { error: 'must have at least 32 characters' }).optional(),

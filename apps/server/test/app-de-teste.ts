@@ -48,7 +48,14 @@ export function cpfDeTeste(n: number): string {
  * database when TEST_DATABASE_URL is set (CI runs the suite both ways).
  */
 export async function criarAppDeTeste(
-  opcoes: { ambiente?: Record<string, string>; agora?: () => Date } = {},
+  opcoes: {
+    ambiente?: Record<string, string>;
+    agora?: () => Date;
+    /** The URL the app is given for the test database (through a proxy, say). */
+    viaDoBanco?: (url: string) => string;
+    /** Prefix of Sino's queue keys in Redis (a test's own, removed after it). */
+    prefixoDaFilaSino?: string;
+  } = {},
 ): Promise<AppDeTeste> {
   const banco = await createTestDatabase();
   const logs: string[] = [];
@@ -57,7 +64,7 @@ export async function criarAppDeTeste(
   let sino: DevelopmentCredentials | undefined;
   const config = lerConfiguracao({
     PGLITE_DIR: 'memory://',
-    DATABASE_URL: banco.url,
+    DATABASE_URL: banco.url && opcoes.viaDoBanco ? opcoes.viaDoBanco(banco.url) : banco.url,
     JWT_SECRET: 'segredo-de-teste-com-mais-de-trinta-e-dois-caracteres',
     SINO_WIDGET_JWT_SECRET: 'segredo-do-widget-de-teste-com-mais-de-32-caracteres',
     SINO_ENCRYPTION_KEY: 'chave-de-cifra-de-teste-com-mais-de-32-caracteres',
@@ -82,6 +89,7 @@ export async function criarAppDeTeste(
     conferirRespostas: true,
     aoCriarCredenciaisSino: (c) => (sino = c),
     ...(opcoes.agora && { agora: opcoes.agora }),
+    ...(opcoes.prefixoDaFilaSino && { prefixoDaFilaSino: opcoes.prefixoDaFilaSino }),
   });
   const tokens = new Map<string, string>();
 

@@ -201,6 +201,54 @@ export const isForeignKeyViolation = (error: unknown): boolean => {
   return code === '23503' || code === '23001';
 };
 
+/**
+ * SQLSTATEs of a server that cannot serve now, whatever the statement: connection exceptions
+ * (08), insufficient resources (53: too many connections, disk full, out of memory), a
+ * shutdown or a start under way (57P01-57P03), and a statement cancelled by
+ * `statement_timeout` (57014: nothing else here cancels statements).
+ */
+const UNAVAILABLE_STATES = /^(08|53)|^57P0[123]$|^57014$/;
+/** Socket failures on the way to the server. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** node-postgres and its pool name these failures only in words. */
+const UNAVAILABLE_MESSAGES =
+  /^(Query failed: )?(Connection terminated( unexpectedly| due to connection timeout)?|timeout exceeded when trying to connect|timeout expired|Query read timeout|Client has encountered a connection error and is not queryable|Client was closed and is not queryable|Cannot use a pool after calling end on the pool)$/;
+
+/**
+ * True when `error` says the database could not be reached or did not answer in time (refused,
+ * reset, a connect or statement timeout, a server shutting down), as opposed to a statement it
+ * refused: the request may succeed later, so the API answers 503 with `Retry-After`. Looks
+ * through causes and an AggregateError's attempts (one per address of the host).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen: unknown[] = [error];
+  for (let i = 0; i < seen.length && i < 20; i++) {
+    const e = asObject(seen[i]);
+    if (!e) continue;
+    const code = typeof e.code === 'string' ? e.code : undefined;
+    if (code && typeof e.severity === 'string') {
+      // The server answered: the SQLSTATE alone decides.
+      if (UNAVAILABLE_STATES.test(code)) return true;
+      continue;
+    }
+    if (code && UNAVAILABLE_CODES.has(code)) return true;
+    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+    if (e.cause !== undefined) seen.push(e.cause);
+    if (seen[i] instanceof AggregateError) seen.push(...(seen[i] as AggregateError).errors);
+  }
+  return false;
+}
+
 // What an error may show in a log line besides its type, message and frames.
 const LOGGED_FIELDS = [
   'code',

@@ -2,6 +2,7 @@ export { openDatabase } from './open-database.js';
 export type { Database, DatabaseHandle, DatabaseOptions, Migrations } from './open-database.js';
 export {
   errorForLog,
+  isDatabaseUnavailable,
   isForeignKeyViolation,
   isUniqueViolation,
   QueryError,

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { PreparingClient } from './preparing-client.js';
 import { reportQueryFailuresWithoutData, toQueryError } from './errors.js';
+import { releaseConnectionsOfFailedTransactions } from './transactions.js';
 
 /** The Drizzle database both drivers expose; repositories depend on this, never on a driver. */
 export type Database = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -31,6 +32,12 @@ export interface DatabaseOptions {
    * before failing; without it a server that accepts but never answers hangs the caller.
    */
   connectTimeoutMs?: number;
+  /**
+   * How long a statement may run, or wait for its answer, before it fails: PostgreSQL cancels
+   * it (`statement_timeout`), and a connection whose answer does not come in that time (a
+   * stalled server or network) is closed. Migrations are not limited. 0 turns it off.
+   */
+  statementTimeoutMs?: number;
 }
 
 export interface DatabaseHandle {
@@ -69,8 +76,13 @@ const MIGRATION_LOCK_KEY = 727_001;
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   // Every failed statement answers a QueryError: no SQL text, parameters or values (errors.ts).
   reportQueryFailuresWithoutData();
+  releaseConnectionsOfFailedTransactions();
   const handle = await (options.url
-    ? openPostgres(options.url, options.poolMax ?? 10, options.connectTimeoutMs ?? 10_000)
+    ? openPostgres(options.url, {
+        poolMax: options.poolMax ?? 10,
+        connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+        statementTimeoutMs: options.statementTimeoutMs ?? 5_000,
+      })
     : openPglite(options.dataDir ?? 'memory://'));
   const { executeSql } = handle;
   handle.executeSql = (text, values) =>
@@ -193,8 +205,11 @@ async function listenOnPostgres(
 
 async function openPostgres(
   url: string,
-  poolMax: number,
-  connectTimeoutMs: number,
+  {
+    poolMax,
+    connectTimeoutMs,
+    statementTimeoutMs,
+  }: { poolMax: number; connectTimeoutMs: number; statementTimeoutMs: number },
 ): Promise<DatabaseHandle> {
   // Idle connections are kept (at most `poolMax`): closing them after pg's default 10 s meant
   // every burst of traffic paid for new backends (fork, catalogue caches, statements prepared
@@ -203,7 +218,18 @@ async function openPostgres(
     connectionString: url,
     max: poolMax,
     idleTimeoutMillis: 0,
+    // Both the wait for a new connection and the wait for a free one of the pool.
     connectionTimeoutMillis: connectTimeoutMs,
+    // The server cancels a statement that runs too long; the client gives up on an answer
+    // that does not come (PreparingClient then closes that connection).
+    ...(statementTimeoutMs > 0 && {
+      statement_timeout: statementTimeoutMs,
+      query_timeout: statementTimeoutMs,
+    }),
+    // A kept connection whose server vanished (host down, network cut) is found out by the
+    // system's keep-alive probes instead of at its next statement.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     Client: PreparingClient,
   });
   // An idle client that loses its server must not crash the process; the next query reports it.
@@ -214,17 +240,25 @@ async function openPostgres(
     driver: 'postgres',
     async migrate(migrations) {
       // A session-level advisory lock on one dedicated connection serialises concurrent starts.
-      const lockClient = await pool.connect();
+      // That connection has no statement timeout: a migration may rewrite a large table, and
+      // a process waits for the lock as long as another one migrates.
+      const lockClient = new pg.Client({
+        connectionString: url,
+        connectionTimeoutMillis: connectTimeoutMs,
+      });
+      lockClient.on('error', () => {});
+      await lockClient.connect();
       try {
         await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        const migrating = drizzlePg(lockClient);
         for (const m of migrations) {
-          await migratePg(db, { migrationsFolder: m.folder, migrationsSchema: m.schema });
+          await migratePg(migrating, { migrationsFolder: m.folder, migrationsSchema: m.schema });
         }
       } finally {
         await lockClient
           .query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
           .catch(() => {});
-        lockClient.release();
+        await lockClient.end().catch(() => {});
       }
     },
     ping: () => pingWith(() => db.execute(sql`select 1`)),

@@ -33,6 +33,14 @@ type QueryConfigLike = { text: string; name?: string; values?: unknown[] } & Rec
  * statements without parameters stay unnamed, and the names are capped.
  */
 class Preparing extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // A connection lost while the client is checked out of the pool (inside a transaction)
+    // is an 'error' event nobody listens to, which would end the process. Its statements
+    // fail on their own, and the pool drops the client when it comes back.
+    this.on('error', () => {});
+  }
+
   override query(...args: unknown[]): never {
     const [config, values] = args;
     const params = Array.isArray(values)
@@ -48,7 +56,33 @@ class Preparing extends pg.Client {
             ? withName(config, args)
             : undefined
         : undefined;
-    return (super.query as (...a: unknown[]) => never).apply(this, named ?? args);
+    const call = named ?? args;
+    const callback = call.findLastIndex((a) => typeof a === 'function');
+    if (callback > 0) {
+      const given = call[callback] as (error: unknown, ...rest: unknown[]) => void;
+      const watched = [...call];
+      watched[callback] = (error: unknown, ...rest: unknown[]) => {
+        this.#dropIfUnanswered(error);
+        given(error, ...rest);
+      };
+      return (super.query as (...a: unknown[]) => never).apply(this, watched);
+    }
+    const result = (super.query as (...a: unknown[]) => unknown).apply(this, call);
+    if (result instanceof Promise) result.catch((error: unknown) => this.#dropIfUnanswered(error));
+    return result as never;
+  }
+
+  /**
+   * node-postgres answers a statement unanswered after `query_timeout` with an error but keeps
+   * the connection, whose next statements would queue behind the lost answer (a stalled
+   * server or network). It is closed instead, as pg does itself in pipeline mode: the
+   * statements queued on it fail at once and the pool opens a new connection.
+   */
+  #dropIfUnanswered(error: unknown): void {
+    if (error instanceof Error && error.message === 'Query read timeout')
+      (
+        this as unknown as { connection: { stream: { destroy(): void } } }
+      ).connection.stream.destroy();
   }
 }
 

@@ -93,3 +93,5 @@ export function testRunLog(): TestRunLog {
     },
   };
 }
+
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';

@@ -15,6 +15,8 @@ export interface SinoOptions {
   database: Pick<DatabaseHandle, 'executeSql'>;
   /** A Redis for the job queue (BullMQ) and the socket fan-out across nodes. */
   redisUrl?: string | undefined;
+  /** Longest wait for Redis's answer to a command a request waits on; 5 s when absent. */
+  redisCommandTimeoutMs?: number | undefined;
   /** Run the queue's workers in this process (roles `all` and `worker`); true when absent. */
   runWorkers?: boolean | undefined;
   /** Queue tasks one process runs at once; 24 when absent. */

@@ -1,3 +1,6 @@
+import { isDatabaseUnavailable } from '@locadora/db';
+import { isRedisUnavailable } from './redis.js';
+
 /**
  * A refusal with its HTTP status and an English message, answered as Novu does:
  * `{statusCode, message, error}` (for validation errors `message` is an array).
@@ -26,3 +29,13 @@ export const forbidden = (message = 'Forbidden') => new SinoError(403, message);
 export const notFound = (message: string) => new SinoError(404, message);
 export const conflict = (message: string) => new SinoError(409, message);
 export const unprocessable = (message: string) => new SinoError(422, message);
+
+/**
+ * True when `error` says a store could not be reached or did not answer in time: the database,
+ * or the queue's Redis. The request may succeed later: the API answers 503 with Retry-After.
+ */
+export const isStoreUnavailable = (error: unknown): boolean =>
+  isDatabaseUnavailable(error) || isRedisUnavailable(error);
+
+/** What a 503 for an unreachable store asks the caller to wait, in seconds. */
+export const STORE_RETRY_AFTER_SECONDS = 5;

@@ -101,6 +101,7 @@ export const sinoCore = fp<SinoOptions>(
       log: app.log,
       redisUrl: options.redisUrl,
       redisPrefix: options.redisPrefix,
+      redisCommandTimeoutMs: options.redisCommandTimeoutMs,
     });
     app.addHook('preClose', () => gateway.close());
     const queuePrefix = options.queuePrefix ?? options.redisPrefix;
@@ -109,6 +110,9 @@ export const sinoCore = fp<SinoOptions>(
       database: options.database,
       redisUrl: options.redisUrl,
       ...(queuePrefix && { redisPrefix: queuePrefix }),
+      ...(options.redisCommandTimeoutMs !== undefined && {
+        redisCommandTimeoutMs: options.redisCommandTimeoutMs,
+      }),
       ...(options.queuePollingIntervalMs !== undefined && {
         pollingIntervalMs: options.queuePollingIntervalMs,
       }),

@@ -134,6 +134,8 @@ export function createSinoServices(
       log,
     });
   return {
+    /** The queue's store, for readiness. */
+    queue: { ping: () => queue.ping() },
     activity,
     integrations,
     reportRefused,

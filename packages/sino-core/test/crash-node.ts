@@ -2,7 +2,8 @@
  * One Sino node in a process of its own, for crash-recovery.test.ts, which kills it with
  * SIGKILL. Configured through the environment: CRASH_DATABASE_URL (PostgreSQL) or
  * CRASH_PGLITE_DIR (PGlite on disk); CRASH_REDIS_URL and CRASH_QUEUE_PREFIX for the BullMQ
- * queue, the database queue otherwise. The queue runs with the product's defaults (polling,
+ * queue, the database queue otherwise; CRASH_PROVIDER_BASE_URLS (JSON of provider id to URL)
+ * points providers at the test's peers. The queue runs with the product's defaults (polling,
  * leases, worker concurrency). Prints one JSON line once it listens: its port, and the
  * development credentials when this start created them.
  */
@@ -32,7 +33,12 @@ await app.register(sinoCore, {
   // The test sends its triggers as fast as the node takes them.
   rateLimit: { triggerPerSecond: 100_000, generalPerSecond: 100_000 },
   // The test's webhook filter listens on loopback, which the egress rule refuses unless allowed.
-  delivery: { allowedNetworks: localPeerNetworks },
+  delivery: {
+    allowedNetworks: localPeerNetworks,
+    ...(env.CRASH_PROVIDER_BASE_URLS && {
+      baseUrls: JSON.parse(env.CRASH_PROVIDER_BASE_URLS) as Record<string, string>,
+    }),
+  },
 });
 app.addHook('onClose', () => database.close());
 const credentials = await app.sino.identity.bootstrapDevelopment('Crash test');

@@ -8,10 +8,17 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@locadora/db/testing';
+import { startHttpPeer } from '@sino/providers/testing';
 
 // A Sino node is killed with SIGKILL while triggers arrive and while the steps it took are in
 // flight, then started again on the same storage. Every trigger it had accepted (201) must be
-// delivered within 30 s of the restart, each to each of its subscribers exactly once.
+// delivered within 30 s of the restart, each to each of its subscribers exactly once in the
+// inbox. E-mails go through a provider (Resend's API, at a local peer) that is holding its
+// answers at the kill: those in flight are sent again after the restart, since Sino cannot
+// know whether the provider took them (delivery is at least once, decision 027). Every
+// accepted e-mail must reach the provider; how many reached it twice is measured and
+// reported, and each duplicate must carry the first one's idempotency key, so that a provider
+// that honours it (Resend, Brevo, OneSignal) sends it once.
 //
 // The storage follows the suite's pass: PostgreSQL with TEST_DATABASE_URL, PGlite on disk
 // otherwise; the BullMQ queue with TEST_SINO_REDIS_URL (a fresh key prefix), the database
@@ -50,7 +57,16 @@ interface SinoNode {
 const nodes: SinoNode[] = [];
 const folder = mkdtempSync(join(tmpdir(), 'sino-crash-'));
 const database = await createTestDatabase();
+/** Resend's API as a peer: answers at once, or holds every answer while `holdingEmails`. */
+const emailPeer = await startHttpPeer();
+let holdingEmails = false;
+emailPeer.otherwise((request) =>
+  holdingEmails
+    ? { hang: true }
+    : { status: 200, json: { id: `re-${emailPeer.requests.indexOf(request)}` } },
+);
 const storageEnv = {
+  CRASH_PROVIDER_BASE_URLS: JSON.stringify({ resend: emailPeer.url }),
   CRASH_DATABASE_URL: database.url ?? '',
   CRASH_PGLITE_DIR: join(folder, 'pglite'),
   CRASH_REDIS_URL: redisUrl ?? '',
@@ -89,6 +105,7 @@ afterAll(async () => {
     node.child.kill('SIGKILL');
   }
   await webhook?.close();
+  await emailPeer.close();
   await database.drop();
   rmSync(folder, { recursive: true, force: true });
   if (redisUrl) await removeRedisKeys(redisUrl, queuePrefix);
@@ -193,9 +210,26 @@ describe(`kill -9 of a node: ${queueLabel} on ${storageLabel}`, () => {
         { template: { type: 'in_app', content: 'second {{n}}' }, ...approved },
       ]);
 
+      await workflow('crash-email', [
+        { template: { type: 'email', subject: 'Crash {{n}}', content: '<p>e-mail {{n}}</p>' } },
+      ]);
+      const integration = await api(first, apiKey, 'POST', '/v1/integrations', {
+        providerId: 'resend',
+        channel: 'email',
+        active: true,
+        credentials: {
+          apiKey: 're_crash_test_key',
+          from: 'crash@example.com',
+          senderName: 'Crash',
+        },
+      });
+      expect(integration.status).toBe(201);
+
       // Most triggers name one subscriber (the first step runs in the trigger's own task); every
       // tenth names eleven (each subscriber's first step is a queue task of its own); every
-      // tenth, five on, is a workflow of two steps. Expected: a message per subscriber and step.
+      // tenth, five on, is a workflow of two steps; every fifth, three on, sends an e-mail.
+      // Expected: a message per subscriber and step.
+      const emails = new Map<string, string>();
       const accepted = new Map<string, number>();
       const refused: string[] = [];
       let next = 0;
@@ -209,15 +243,18 @@ describe(`kill -9 of a node: ${queueLabel} on ${storageLabel}`, () => {
               : [`one-${n % 40}`];
           const transactionId = `crash-${n}`;
           const two = n % 10 === 5;
+          const email = n % 5 === 3 ? `mail-${n}@example.com` : undefined;
           try {
             const r = await api(first, apiKey, 'POST', '/v1/events/trigger', {
-              name: two ? 'crash-two' : 'crash',
-              to,
+              name: email ? 'crash-email' : two ? 'crash-two' : 'crash',
+              to: email ? [{ subscriberId: `mail-${n}`, email }] : to,
               transactionId,
               payload: { n },
             });
-            if (r.status === 201) accepted.set(transactionId, to.length * (two ? 2 : 1));
-            else refused.push(`${transactionId}: ${r.status} ${await r.text()}`);
+            if (r.status === 201) {
+              accepted.set(transactionId, email ? 1 : to.length * (two ? 2 : 1));
+              if (email) emails.set(transactionId, email);
+            } else refused.push(`${transactionId}: ${r.status} ${await r.text()}`);
           } catch {
             // Sent when the node was killed: accepted or not, nobody was told.
           }
@@ -234,11 +271,15 @@ describe(`kill -9 of a node: ${queueLabel} on ${storageLabel}`, () => {
       await until('triggers accepted', () => accepted.size >= BEFORE_HOLD, 60_000);
       const holdingSince = Date.now();
       webhook.hold();
+      holdingEmails = true;
+      const emailsBeforeHold = emailPeer.requests.length;
       await until('steps in flight', () => webhook!.held.length >= IN_FLIGHT, HOLD_LIMIT_MS);
       first.child.kill('SIGKILL');
       stopped = true;
       await Promise.all([...senders, first.exited]);
       const inFlight = webhook.held.length;
+      const emailsInFlight = emailPeer.requests.length - emailsBeforeHold;
+      holdingEmails = false;
       // The kill came while the node still held steps it had taken, before any webhook call of
       // theirs gave up.
       expect(Date.now() - holdingSince).toBeLessThan(HOLD_LIMIT_MS);
@@ -279,6 +320,23 @@ describe(`kill -9 of a node: ${queueLabel} on ${storageLabel}`, () => {
         .filter(([, n]) => n > 1)
         .map(([key]) => key);
       expect(twice).toEqual([]);
+
+      // Every accepted e-mail reached the provider; those in flight at the kill, again.
+      const sent = new Map<string, string[]>();
+      for (const request of emailPeer.requests) {
+        const [to] = request.json<{ to: string[] }>().to;
+        sent.set(to!, [...(sent.get(to!) ?? []), String(request.headers['idempotency-key'])]);
+      }
+      expect([...emails.values()].filter((to) => !sent.has(to))).toEqual([]);
+      const duplicated = [...sent.values()].filter((keys) => keys.length > 1);
+      console.info(
+        `${queueLabel} on ${storageLabel}: ${emails.size} e-mails accepted, ${emailsInFlight} ` +
+          `held by the provider at the kill, ${duplicated.length} sent twice after the restart ` +
+          `(at least once); with the provider's idempotency key, ` +
+          `${duplicated.filter((keys) => new Set(keys).size === 1).length} of them deduplicated`,
+      );
+      // A duplicate is the same message again: same key, so a provider that honours it drops it.
+      for (const keys of duplicated) expect(new Set(keys).size).toBe(1);
     },
     RECOVERY_MS + 90_000,
   );

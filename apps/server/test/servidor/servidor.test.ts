@@ -14,10 +14,13 @@ beforeAll(async () => {
 afterAll(() => t.fechar());
 
 describe('operations', () => {
-  it('GET /health reports the database', async () => {
+  it('GET /health says the process is alive; GET /ready reports the stores', async () => {
     const r = await t.chamar('GET', '/health');
     expect(r.statusCode).toBe(200);
-    expect(r.json()).toEqual({
+    expect(r.json()).toEqual({ status: 'ok' });
+    const pronto = await t.chamar('GET', '/ready');
+    expect(pronto.statusCode).toBe(200);
+    expect(pronto.json()).toEqual({
       status: 'ok',
       database: { status: 'up', driver: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite' },
     });

@@ -21,6 +21,7 @@ const nomes: Record<number, string> = {
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 export const nomeDoStatus = (status: number): string => nomes[status] ?? 'Error';
 

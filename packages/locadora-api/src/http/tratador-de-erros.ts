@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '@locadora/db';
 import { ErroLocadora } from '../erros.js';
 import { camposInvalidos } from './validacao.js';
 import { nomeDoStatus } from './respostas.js';
@@ -15,10 +16,14 @@ const mensagensDoFastify: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Tipo de conteúdo não suportado: envie application/json.',
 };
 
+/** What a 503 for a database that does not answer asks the caller to wait, in seconds. */
+export const ESPERA_SE_INDISPONIVEL_S = 5;
+
 /**
  * One error handler for the rental API: invalid input answers 400 naming each field; a
  * malformed id in the path is a 404 like an unknown one; business refusals keep their
- * status; anything else is logged and answered as a generic 500 without details.
+ * status; a database that cannot be reached or does not answer in time is a 503 with
+ * `Retry-After`; anything else is logged and answered as a generic 500 without details.
  */
 export function instalarTratadorDeErros(app: FastifyInstance): void {
   app.setErrorHandler((erro: ErroHttp, request, reply) => {
@@ -58,6 +63,18 @@ export function instalarTratadorDeErros(app: FastifyInstance): void {
         error: nomeDoStatus(status),
         message: mensagensDoFastify[erro.code] ?? 'Requisição inválida.',
       });
+    }
+    if (isDatabaseUnavailable(erro)) {
+      // Not a bug: the log says what failed, the answer only when to try again.
+      request.log.warn({ err: erro }, 'o banco de dados não respondeu');
+      return reply
+        .code(503)
+        .header('retry-after', ESPERA_SE_INDISPONIVEL_S)
+        .send({
+          statusCode: 503,
+          error: nomeDoStatus(503),
+          message: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
+        });
     }
     request.log.error({ err: erro }, 'erro inesperado');
     return reply.code(500).send({

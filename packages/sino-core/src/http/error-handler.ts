@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { SinoError } from '../errors.js';
+import { isStoreUnavailable, SinoError, STORE_RETRY_AFTER_SECONDS } from '../errors.js';
 import { validationMessages } from './validation.js';
 
 const statusName = (status: number) => STATUS_CODES[status] ?? 'Error';
@@ -37,6 +37,18 @@ export function installErrorHandler(app: FastifyInstance): void {
         message: fastifyMessages[error.code] ?? error.message,
         error: statusName(status),
       });
+    }
+    if (isStoreUnavailable(error)) {
+      // Not a bug: the operator learns which store from the log line, the caller when to retry.
+      request.log.warn({ err: error }, 'a store did not answer');
+      return reply
+        .code(503)
+        .header('retry-after', STORE_RETRY_AFTER_SECONDS)
+        .send({
+          statusCode: 503,
+          message: 'The service is temporarily unavailable, please try again later',
+          error: statusName(503),
+        });
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply

@@ -1,5 +1,6 @@
 import { Queue, Worker, type Job, type JobState } from 'bullmq';
 import { Redis } from 'ioredis';
+import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, failFastOptions } from '../redis.js';
 import {
   checkConcurrency,
   checkQueueName,
@@ -23,36 +24,50 @@ export interface BullMqQueueOptions extends QueueSettings {
   redisUrl: string;
   /** Prefix of the queue's Redis keys; `sino` when absent. Tests use one of their own. */
   prefix?: string;
+  /**
+   * Longest wait for Redis's answer to an enqueue, a cancel or a state (a request waits on
+   * them); 5 s when absent. The workers' own commands wait for Redis however long it is away.
+   */
+  commandTimeoutMs?: number;
 }
 
 /**
  * The queue on BullMQ, for deployments with `REDIS_URL`. Consumers block on Redis rather than
  * poll, so a waiting job is picked up within milliseconds whichever process enqueued it
  * (delayed jobs ran up to about 100 ms after their due time in docs/decisions/010).
- * While Redis is unreachable, opening and enqueueing wait for it rather than fail.
+ * While Redis is unreachable, opening the queue and the workers wait for it; enqueueing,
+ * cancelling and reading a state fail at once, or after `commandTimeoutMs` when Redis does
+ * not answer, so that the request behind them answers 503 (decision 027).
  */
 export async function openBullMqQueue<T>(options: BullMqQueueOptions): Promise<JobQueue<T>> {
   const name = checkQueueName(options.name);
   const retry = checkRetryPolicy(options.retry ?? DEFAULT_RETRY);
   const prefix = options.prefix ?? 'sino';
-  // BullMQ's blocking commands must wait out a Redis restart instead of failing after the
-  // default 20 retries, hence no per-request retry limit. Commands wait while Redis is away.
-  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  const queue = new Queue(name, { connection, prefix });
+  // The workers' connection: BullMQ's blocking commands must wait out a Redis restart instead
+  // of failing after the default 20 retries, hence no per-request retry limit.
+  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, keepAlive: 10_000 });
+  // Requests enqueue on a connection of their own, which fails fast (see above).
+  const producer = new Redis(
+    options.redisUrl,
+    failFastOptions(options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS),
+  );
+  const queue = new Queue(name, { connection: producer, prefix });
   queue.on('error', (error) => options.onError(error));
   try {
     await queue.waitUntilReady();
   } catch (error) {
     await queue.close().catch(() => {});
+    producer.disconnect();
     connection.disconnect();
     throw error;
   }
-  return new BullMqJobQueue<T>(name, queue, connection, prefix, retry, options.onError);
+  return new BullMqJobQueue<T>(name, queue, [connection, producer], prefix, retry, options.onError);
 }
 
 class BullMqJobQueue<T> implements JobQueue<T> {
   readonly #queue: Queue;
-  readonly #connection: Redis;
+  /** The workers' connection, then the producer's. */
+  readonly #connections: [Redis, Redis];
   readonly #prefix: string;
   readonly #retry: RetryPolicy;
   readonly #onError: (error: unknown) => void;
@@ -63,13 +78,13 @@ class BullMqJobQueue<T> implements JobQueue<T> {
   constructor(
     readonly name: string,
     queue: Queue,
-    connection: Redis,
+    connections: [Redis, Redis],
     prefix: string,
     retry: RetryPolicy,
     onError: (error: unknown) => void,
   ) {
     this.#queue = queue;
-    this.#connection = connection;
+    this.#connections = connections;
     this.#prefix = prefix;
     this.#retry = retry;
     this.#onError = onError;
@@ -123,6 +138,14 @@ class BullMqJobQueue<T> implements JobQueue<T> {
     return (await this.#queue.remove(jobId)) === 1;
   }
 
+  async ping(): Promise<boolean> {
+    // The producer's connection: the one requests wait on, failing fast.
+    return this.#connections[1].ping().then(
+      () => true,
+      () => false,
+    );
+  }
+
   async getState(jobId: string): Promise<QueueJobState | null> {
     this.#assertOpen();
     return STATES[await this.#queue.getJobState(jobId)];
@@ -143,7 +166,7 @@ class BullMqJobQueue<T> implements JobQueue<T> {
         });
       },
       {
-        connection: this.#connection,
+        connection: this.#connections[0],
         prefix: this.#prefix,
         concurrency,
         lockDuration: LOCK_MS,
@@ -160,7 +183,7 @@ class BullMqJobQueue<T> implements JobQueue<T> {
       // Worker.close() waits for the running handlers; the queue stays usable meanwhile.
       await this.#worker?.close();
       await this.#queue.close();
-      await this.#connection.quit();
+      await Promise.all(this.#connections.map((c) => c.quit().catch(() => c.disconnect())));
       this.#stopped = true;
     })();
     return this.#stopping;

@@ -256,6 +256,13 @@ class DatabaseJobQueue<T> implements JobQueue<T> {
     return row.state === 'waiting' && row.later ? 'delayed' : row.state;
   }
 
+  ping(): Promise<boolean> {
+    return this.#executeSql('select 1').then(
+      () => true,
+      () => false,
+    );
+  }
+
   async work(handler: JobHandler<T>, options: WorkOptions = {}): Promise<void> {
     if (this.#stopping) throw new Error(`queue "${this.name}" is stopped`);
     if (this.#consuming) throw new Error(`queue "${this.name}" is already being worked`);

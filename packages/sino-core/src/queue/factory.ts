@@ -13,6 +13,8 @@ export interface JobQueueOptions extends QueueSettings {
   pollingIntervalMs?: number;
   /** BullMQ only: prefix of the Redis keys, `sino` when absent. */
   redisPrefix?: string;
+  /** BullMQ only: see `BullMqQueueOptions.commandTimeoutMs`. */
+  redisCommandTimeoutMs?: number;
 }
 
 /**
@@ -22,9 +24,15 @@ export interface JobQueueOptions extends QueueSettings {
  * never seen by another.
  */
 export function createJobQueue<T>(options: JobQueueOptions): Promise<JobQueue<T>> {
-  const { redisUrl, database, pollingIntervalMs, redisPrefix, ...settings } = options;
+  const { redisUrl, database, pollingIntervalMs, redisPrefix, redisCommandTimeoutMs, ...settings } =
+    options;
   return redisUrl
-    ? openBullMqQueue<T>({ ...settings, redisUrl, ...(redisPrefix && { prefix: redisPrefix }) })
+    ? openBullMqQueue<T>({
+        ...settings,
+        redisUrl,
+        ...(redisPrefix && { prefix: redisPrefix }),
+        ...(redisCommandTimeoutMs !== undefined && { commandTimeoutMs: redisCommandTimeoutMs }),
+      })
     : openDatabaseQueue<T>({
         ...settings,
         database,

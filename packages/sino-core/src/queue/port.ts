@@ -32,6 +32,8 @@ export interface JobQueue<T> {
   cancel(jobId: string): Promise<boolean>;
   /** Where the job is now, or null when it is unknown (canceled, or no longer retained). */
   getState(jobId: string): Promise<QueueJobState | null>;
+  /** True when the queue's store (Redis, or the database) answers now (readiness). */
+  ping(): Promise<boolean>;
   /**
    * Starts consuming: at most `concurrency` handlers run at once in this instance. A handler
    * that resolves completes the job; one that throws fails the attempt, and the job is tried

@@ -1,11 +1,12 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SubscriberRepository } from '../modules/subscribers/repository.js';
 import type { WidgetTokens } from '../modules/widget/tokens.js';
 import type { RealtimePublisher } from './port.js';
+import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, fanOutClients } from '../redis.js';
 
 /**
  * The widget's socket (socket.io v4, path `/socket.io`): a subscriber token is checked on
@@ -21,6 +22,7 @@ export function createSocketGateway(deps: {
   redisUrl?: string | undefined;
   /** Names this installation on a shared Redis (`fanOutKey`); `sino` when absent. */
   redisPrefix?: string | undefined;
+  redisCommandTimeoutMs?: number | undefined;
 }): RealtimePublisher & { close(): Promise<void> } {
   const io = new Server(deps.server, {
     path: '/socket.io',
@@ -29,8 +31,10 @@ export function createSocketGateway(deps: {
   });
   const redis: Redis[] = [];
   if (deps.redisUrl) {
-    const publisher = new Redis(deps.redisUrl, { lazyConnect: false });
-    const subscriber = publisher.duplicate();
+    const { publisher, subscriber } = fanOutClients(
+      deps.redisUrl,
+      deps.redisCommandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
+    );
     for (const client of [publisher, subscriber]) {
       client.on('error', (err) => deps.log.warn({ err }, 'socket fan-out: Redis error'));
       redis.push(client);

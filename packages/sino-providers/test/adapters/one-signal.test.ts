@@ -36,10 +36,22 @@ describe('OneSignal', () => {
     });
   });
 
-  it('sends no idempotency key when the message id is not a UUID', async () => {
-    peer.reply({ status: 200, json: { id: 'n-1' } });
-    await adapter().send(aPush());
-    expect(peer.requests[0]!.json()).not.toHaveProperty('idempotency_key');
+  it("sends a UUID made from Sino's 24-hex message id as the idempotency key, the same each time", async () => {
+    peer.reply(
+      { status: 200, json: { id: 'n-1' } },
+      { status: 200, json: { id: 'n-1' } },
+      { status: 200, json: { id: 'n-2' } },
+    );
+    const id = '65f1c2a53b7e4a2f9f7e1d2c';
+    await adapter().send(aPush({ id }));
+    await adapter().send(aPush({ id }));
+    await adapter().send(aPush({ id: '65f1c2a53b7e4a2f9f7e1d2d' }));
+    const keys = peer.requests.map((r) => r.json<{ idempotency_key?: string }>().idempotency_key);
+    // OneSignal refuses a key that is not a UUID.
+    for (const key of keys)
+      expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
   });
 
   it('fails retryable on a 429 and on a 5xx', async () => {

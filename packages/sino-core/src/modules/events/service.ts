@@ -4,7 +4,13 @@ import type { EngineRepository } from '../../engine/repository.js';
 import type { TenantRepository } from '../tenants/repository.js';
 import type { Engine } from '../../engine/engine.js';
 import type { EngineQueue } from '../../engine/ports.js';
-import { conflict, SinoError, unprocessable, type ErrorLog } from '../../errors.js';
+import {
+  conflict,
+  isStoreUnavailable,
+  SinoError,
+  unprocessable,
+  type ErrorLog,
+} from '../../errors.js';
 import { createAdmission } from './admission.js';
 import type { BroadcastRequest, Recipient, TriggerRequest, TriggerResult } from './schemas.js';
 
@@ -91,7 +97,9 @@ export function createEventsService(deps: {
      * Each event on its own: one refused event does not stop the others. They go together,
      * so that their transactionIds are claimed and their tasks queued in one batch. A refusal
      * answers its own message; any other failure is logged and answered in general words
-     * (its message is for the operator: it may name tables, constraints, internals).
+     * (its message is for the operator: it may name tables, constraints, internals). A store
+     * that does not answer fails the whole request (503): the caller sends it again, and the
+     * events accepted meanwhile answer that their transactionId was used.
      */
     bulk(
       environment: Environment,
@@ -101,6 +109,7 @@ export function createEventsService(deps: {
       return Promise.all(
         events.map((event) =>
           this.trigger(environment, event).catch((error: unknown): TriggerResult => {
+            if (isStoreUnavailable(error)) throw error;
             if (!(error instanceof SinoError))
               log.error(
                 { err: error, transactionId: event.transactionId },

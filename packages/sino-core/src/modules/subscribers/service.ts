@@ -1,5 +1,5 @@
 import type { SubscriberChannel } from '../../db/schema.js';
-import { badRequest, conflict, notFound, type ErrorLog } from '../../errors.js';
+import { badRequest, conflict, isStoreUnavailable, notFound, type ErrorLog } from '../../errors.js';
 import type {
   CredentialsIntegration,
   Subscriber,
@@ -266,13 +266,16 @@ export function createSubscriberService(deps: { subscribers: SubscriberRepositor
       let written: { subscriberId: string; created: boolean }[];
       try {
         written = await repo.upsertMany(ids, rows);
-      } catch {
+      } catch (error) {
+        // A database that does not answer fails the request (503), not each row in turn.
+        if (isStoreUnavailable(error)) throw error;
         // One bad row fails the statement: write them one by one to tell which.
         written = [];
         for (const row of rows) {
           try {
             written.push(...(await repo.upsertMany(ids, [row])));
           } catch (error) {
+            if (isStoreUnavailable(error)) throw error;
             log.error(
               { err: error, subscriberId: row.subscriberId },
               'bulk subscribers: a row failed',

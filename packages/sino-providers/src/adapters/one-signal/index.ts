@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { required } from '../credentials.js';
 import { call, failureOf, urlOf, type HttpAnswer } from '../http.js';
 import { defineAdapter } from '../types.js';
@@ -34,8 +35,9 @@ export const oneSignal = defineAdapter({
             // As Novu sends: each notification adds one to the app icon's badge on iOS.
             ios_badgeType: 'Increase',
             ios_badgeCount: 1,
-            // OneSignal drops a repeated request with the same key (a UUID) for 30 days.
-            ...(UUID.test(message.id) && { idempotency_key: message.id }),
+            // OneSignal drops a repeated request with the same key (a UUID) for 30 days: a
+            // retry after a lost answer, or after a crash, is not shown twice.
+            idempotency_key: idempotencyKeyOf(message.id),
           },
         });
         const json = answer.json<{ id?: string; errors?: unknown }>();
@@ -62,6 +64,25 @@ export const oneSignal = defineAdapter({
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Any fixed UUID: it only keeps Sino's keys apart from other name-based UUIDs. */
+const KEY_NAMESPACE = '0f7a3c5e-2d1b-4e8f-9a6c-5b4d3e2f1a0b';
+
+/**
+ * OneSignal takes only a UUID as `idempotency_key`; Sino's message ids are 24-hex (Novu's
+ * shape). A UUID id goes as it is, any other becomes the name-based UUID (version 5) of it:
+ * the same id gives the same key on every attempt.
+ */
+function idempotencyKeyOf(id: string): string {
+  if (UUID.test(id)) return id.toLowerCase();
+  const hash = createHash('sha1')
+    .update(Buffer.from(KEY_NAMESPACE.replace(/-/g, ''), 'hex'))
+    .update(id, 'utf8')
+    .digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 /**
  * Whether OneSignal says none of the subscription ids can receive it: "All included players
