@@ -1,5 +1,6 @@
-import { useMemo, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useContext, useMemo, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { isUnread, type ButtonType, type Message } from '@sino/js';
+import { SinoContext } from '../context.js';
 import { useTranslations } from '../hooks.js';
 import { ActionButtons } from './action-buttons.js';
 import { ActorAvatar, hasAvatar } from './avatar.js';
@@ -93,7 +94,11 @@ function BuiltInItem({
 }: NotificationItemProps) {
   const { t, relativeTime, formatDate } = useTranslations();
   const unread = isUnread(notification);
-  const html = useMemo(() => sanitizeContent(notification.content), [notification.content]);
+  const allowedImageOrigins = useContext(SinoContext)?.allowedImageOrigins;
+  const html = useMemo(
+    () => sanitizeContent(notification.content, { allowedImageOrigins }),
+    [notification.content, allowedImageOrigins],
+  );
   const contentId = `sino-item-${notification._id}`;
   const avatar = hasAvatar(notification.actor);
   return (
