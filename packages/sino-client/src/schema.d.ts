@@ -2319,6 +2319,11 @@ export interface paths {
                                     lastName: string | null;
                                     subscriberId: string;
                                 };
+                                template?: {
+                                    _id: string;
+                                    critical: boolean;
+                                    tags: string[];
+                                };
                                 templateIdentifier: string;
                                 transactionId: string;
                                 updatedAt: string;
@@ -4704,6 +4709,11 @@ export interface paths {
                                     lastName: string | null;
                                     subscriberId: string;
                                 };
+                                template?: {
+                                    _id: string;
+                                    critical: boolean;
+                                    tags: string[];
+                                };
                                 templateIdentifier: string;
                                 transactionId: string;
                                 updatedAt: string;
@@ -4867,6 +4877,11 @@ export interface paths {
                                     lastName: string | null;
                                     subscriberId: string;
                                 };
+                                template?: {
+                                    _id: string;
+                                    critical: boolean;
+                                    tags: string[];
+                                };
                                 templateIdentifier: string;
                                 transactionId: string;
                                 updatedAt: string;
@@ -5021,6 +5036,11 @@ export interface paths {
                                     firstName: string | null;
                                     lastName: string | null;
                                     subscriberId: string;
+                                };
+                                template?: {
+                                    _id: string;
+                                    critical: boolean;
+                                    tags: string[];
                                 };
                                 templateIdentifier: string;
                                 transactionId: string;
