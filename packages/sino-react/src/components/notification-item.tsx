@@ -4,6 +4,7 @@ import { SinoContext } from '../context.js';
 import { useTranslations } from '../hooks.js';
 import { ActionButtons } from './action-buttons.js';
 import { ActorAvatar, hasAvatar } from './avatar.js';
+import { CriticalIcon } from './icons.js';
 import { ItemMenu, type ItemMenuActions, type ItemMenuEntry } from './item-menu.js';
 import { contentText, sanitizeContent } from './sanitize.js';
 
@@ -41,8 +42,8 @@ export interface NotificationItemProps {
   onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
   /** The three-dot menu's entries; no menu without them (allowedNotificationActions off). */
   menuEntries?: ItemMenuEntry[];
-  /** An action button was clicked. */
-  onAction?: (notification: Message, type: ButtonType) => void;
+  /** An action button was clicked; the buttons wait until the returned promise settles. */
+  onAction?: (notification: Message, type: ButtonType) => void | Promise<void>;
   /** Shown instead of the buttons once the action is done. */
   actionsResultBlock?: (notification: Message) => ReactNode;
   /** Mark, archive, snooze and remove, for a host's `listItem`. */
@@ -52,6 +53,10 @@ export interface NotificationItemProps {
   /** The host's item, rendered inside the feed's `<article>` instead of the built-in one. */
   listItem?: ListItemSlot;
 }
+
+/** Of a critical workflow (one the subscriber cannot switch off: a fine, say). */
+export const isCritical = (notification: Message): boolean =>
+  notification.template?.critical === true;
 
 /** Enter or Space on the article itself (not on a control inside it) is the item's click. */
 function activatesItem(event: KeyboardEvent<HTMLElement>): boolean {
@@ -101,12 +106,15 @@ function BuiltInItem({
   );
   const contentId = `sino-item-${notification._id}`;
   const avatar = hasAvatar(notification.actor);
+  const critical = isCritical(notification);
+  const done = notification.cta?.action?.status === 'done';
   return (
     <article
       className={[
         'sino-item',
         unread ? 'sino-item--unread' : 'sino-item--read',
         avatar && 'sino-item--with-avatar',
+        critical && 'sino-item--critical',
       ]
         .filter(Boolean)
         .join(' ')}
@@ -127,6 +135,14 @@ function BuiltInItem({
       {avatar && <ActorAvatar actor={notification.actor} />}
       <div id={contentId} className="sino-item__text">
         {unread && <span className="sino-visually-hidden">{t('unread')}: </span>}
+        {/* Not colour alone: an icon and a word, read first. */}
+        {critical && (
+          <span className="sino-item__critical">
+            <CriticalIcon />
+            {t('critical')}
+            <span className="sino-visually-hidden">: </span>
+          </span>
+        )}
         {/* The host's or provider's text, in its own direction: a Portuguese sentence keeps
             its punctuation inside an Arabic widget. */}
         <span
@@ -148,13 +164,14 @@ function BuiltInItem({
         </p>
       )}
       {!notification.seen && <span className="sino-item__dot" aria-hidden="true" />}
-      {onAction && (
-        <ActionButtons
-          notification={notification}
-          onAction={(type) => onAction(notification, type)}
-        />
-      )}
-      {notification.cta?.action?.status === 'done' && actionsResultBlock?.(notification)}
+      {done && actionsResultBlock
+        ? actionsResultBlock(notification)
+        : onAction && (
+            <ActionButtons
+              notification={notification}
+              onAction={(type) => onAction(notification, type)}
+            />
+          )}
       {menuEntries && menuEntries.length > 0 && <ItemMenu entries={menuEntries} />}
     </article>
   );
@@ -183,7 +200,9 @@ function SlotItem({
       tabIndex={0}
       aria-posinset={position}
       aria-setsize={setSize}
-      aria-label={unread ? `${t('unread')}: ${text}` : text}
+      aria-label={[unread && t('unread'), isCritical(notification) && t('critical'), text]
+        .filter(Boolean)
+        .join(': ')}
       data-notification-id={notification._id}
       onClick={(event) => {
         if (!fromControl(event)) click();
@@ -200,7 +219,7 @@ function SlotItem({
         notification,
         unread,
         onClick: click,
-        onAction: (type) => onAction?.(notification, type),
+        onAction: (type) => void onAction?.(notification, type),
         markAsRead: actions?.markAsRead ?? noop,
         markAsUnread: actions?.markAsUnread ?? noop,
         remove: actions?.remove ?? noop,
