@@ -134,13 +134,18 @@ function BuiltInItem({
     >
       {avatar && <ActorAvatar actor={notification.actor} />}
       <div id={contentId} className="sino-item__text">
-        {unread && <span className="sino-visually-hidden">{t('unread')}: </span>}
-        {/* Not colour alone: an icon and a word, read first. */}
+        {/* Read first: "Unread: Important: …" (one span: a second hidden one would add a
+            stray space to the name). */}
+        {(unread || critical) && (
+          <span className="sino-visually-hidden">
+            {[unread && t('unread'), critical && t('critical')].filter(Boolean).join(': ')}:{' '}
+          </span>
+        )}
+        {/* Not colour alone: an icon and the word, seen (and said by the span above). */}
         {critical && (
-          <span className="sino-item__critical">
+          <span className="sino-item__critical" aria-hidden="true">
             <CriticalIcon />
             {t('critical')}
-            <span className="sino-visually-hidden">: </span>
           </span>
         )}
         {/* The host's or provider's text, in its own direction: a Portuguese sentence keeps
