@@ -316,11 +316,27 @@ test.describe('conteúdo do Sino numa página sem CSP', () => {
     await expect(foto).toHaveAttribute('src', FOTO);
     await expect(artigo).toHaveClass(/sino-item--unread/);
 
+    // The silhouette must never show, not even for a moment before a refetch brings the
+    // picture back: watched as the item changes.
+    await artigo.evaluate((el) => {
+      const g = globalThis as unknown as {
+        MutationObserver: new (f: () => void) => { observe(alvo: unknown, o: object): void };
+        __silhueta?: boolean;
+      };
+      const item = el as unknown as { querySelector(s: string): unknown };
+      new g.MutationObserver(() => {
+        if (item.querySelector('.sino-avatar--generic')) g.__silhueta = true;
+      }).observe(el, { childList: true, subtree: true, attributes: true });
+    });
+    const silhueta = () =>
+      page.evaluate(() => (globalThis as unknown as { __silhueta?: boolean }).__silhueta ?? false);
+
     // Read from its menu: the picture stays (not the silhouette).
     await artigo.getByRole('button', { name: 'Notification actions' }).click();
     await artigo.getByRole('menuitem', { name: 'Mark as read' }).click();
     await expect(artigo).toHaveClass(/sino-item--read/);
     await expect(foto).toHaveAttribute('src', FOTO);
+    expect(await silhueta(), 'a silhueta apareceu ao marcar como lida').toBe(false);
     await artigo.getByRole('button', { name: 'Notification actions' }).click();
     await artigo.getByRole('menuitem', { name: 'Mark as unread' }).click();
     await expect(artigo).toHaveClass(/sino-item--unread/);
@@ -334,6 +350,7 @@ test.describe('conteúdo do Sino numa página sem CSP', () => {
     await expect(artigo).toHaveClass(/sino-item--read/);
     await expect(foto).toHaveAttribute('src', FOTO);
     await expect(artigo.locator('.sino-avatar--generic')).toHaveCount(0);
+    expect(await silhueta(), 'a silhueta apareceu em algum momento').toBe(false);
     const lida = async () => {
       const r = await sino.api('GET', `/v1/subscribers/${assinante}/notifications/feed`);
       return ((await r.json()) as { data: { read: boolean }[] }).data[0]?.read;
