@@ -8,3 +8,4 @@ export * from './contas.js';
 export * from './locacoes.js';
 export * from './frota.js';
 export * from './operacao.js';
+export * from './notificacoes.js';

@@ -2319,6 +2319,11 @@ export interface paths {
                                     lastName: string | null;
                                     subscriberId: string;
                                 };
+                                template?: {
+                                    _id: string;
+                                    critical: boolean;
+                                    tags: string[];
+                                };
                                 templateIdentifier: string;
                                 transactionId: string;
                                 updatedAt: string;
@@ -4816,6 +4821,11 @@ export interface paths {
                                     lastName: string | null;
                                     subscriberId: string;
                                 };
+                                template?: {
+                                    _id: string;
+                                    critical: boolean;
+                                    tags: string[];
+                                };
                                 templateIdentifier: string;
                                 transactionId: string;
                                 updatedAt: string;
@@ -4979,6 +4989,11 @@ export interface paths {
                                     lastName: string | null;
                                     subscriberId: string;
                                 };
+                                template?: {
+                                    _id: string;
+                                    critical: boolean;
+                                    tags: string[];
+                                };
                                 templateIdentifier: string;
                                 transactionId: string;
                                 updatedAt: string;
@@ -5133,6 +5148,11 @@ export interface paths {
                                     firstName: string | null;
                                     lastName: string | null;
                                     subscriberId: string;
+                                };
+                                template?: {
+                                    _id: string;
+                                    critical: boolean;
+                                    tags: string[];
                                 };
                                 templateIdentifier: string;
                                 transactionId: string;

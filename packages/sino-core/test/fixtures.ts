@@ -78,6 +78,8 @@ export interface MessageOptions {
   cta?: MessageRow['cta'];
   /** Subscriber `_id` of the notification's actor (for `actor.type: 'user'`). */
   actorSubscriberId?: string;
+  /** The workflow the messages belong to (a made-up id, matching no workflow, by default). */
+  workflowId?: string;
   templateIdentifier?: string;
 }
 
@@ -93,11 +95,12 @@ export async function insertMessages(
   start = Date.now() - 3_600_000,
 ): Promise<MessageRow[]> {
   const notificationId = newId();
+  const workflowId = options.workflowId ?? newId();
   await db.insert(notifications).values({
     id: notificationId,
     environmentId: subscriber.environmentId,
     organizationId: subscriber.organizationId,
-    workflowId: newId(),
+    workflowId,
     subscriberId: subscriber.id,
     transactionId: `tx-${notificationId}`,
     actorSubscriberId: options.actorSubscriberId ?? null,
@@ -108,7 +111,7 @@ export async function insertMessages(
     organizationId: subscriber.organizationId,
     notificationId,
     subscriberId: subscriber.id,
-    workflowId: newId(),
+    workflowId: options.workflowId ?? newId(),
     templateIdentifier: options.templateIdentifier ?? 'reservation-booked',
     jobId: newId(),
     stepId: newId(),

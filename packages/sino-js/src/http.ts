@@ -126,8 +126,9 @@ export class WidgetApi {
     await this.request('DELETE', '/messages', { query: { feedId } });
   }
 
-  async removeMany(messageIds: string[]): Promise<void> {
-    await this.request('POST', '/messages/bulk/delete', { body: { messageIds } });
+  /** `keepalive`: the request outlives the page (a removal sent as the page closes). */
+  async removeMany(messageIds: string[], options: { keepalive?: boolean } = {}): Promise<void> {
+    await this.request('POST', '/messages/bulk/delete', { body: { messageIds }, ...options });
   }
 
   // Sino's additions to Novu's widget API: archive and snooze.
@@ -221,7 +222,7 @@ export class WidgetApi {
   private async request<T>(
     method: string,
     path: string,
-    options: { query?: Query; body?: unknown; anonymous?: boolean } = {},
+    options: { query?: Query; body?: unknown; anonymous?: boolean; keepalive?: boolean } = {},
   ): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -233,6 +234,7 @@ export class WidgetApi {
       method,
       headers,
       ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+      ...(options.keepalive && { keepalive: true }),
     });
     const text = await response.text();
     const body: unknown = text ? parseJson(text) : undefined;

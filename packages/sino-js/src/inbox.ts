@@ -110,6 +110,22 @@ type Listener = () => void;
 
 /** Ids per bulk mark request (the server takes up to 1000). */
 const MARK_CHUNK = 100;
+/** Ids per bulk delete request (the server's limit). */
+const REMOVE_CHUNK = 100;
+
+/**
+ * A loaded message updated from a mutation's answer: the answer's fields win, and what the
+ * loaded copy had that the answer lacks stays (a server answering without the feed's joins
+ * would otherwise turn a user actor's picture into the silhouette after a mark).
+ */
+export function mergeAnswer(loaded: Message, answer: Message): Message {
+  const keepPicture =
+    answer.actor?.type === 'user' &&
+    !answer.actor.data &&
+    loaded.actor?.type === 'user' &&
+    Boolean(loaded.actor.data);
+  return { ...loaded, ...answer, ...(keepPicture && { actor: loaded.actor }) };
+}
 
 /** Unread: `read` is false when the message has the field, otherwise `seen` is false. */
 export function isUnread(message: Pick<Message, 'seen' | 'read'>): boolean {
@@ -138,6 +154,13 @@ export class SinoInbox {
   private generation = 0;
   private disposed = false;
   private readonly inFlight = new Map<string, Promise<unknown>>();
+  /**
+   * Messages removed with a chance to undo (`stageRemoval`): out of the loaded feeds and the
+   * counts at once, removed on the server by `commitRemoval` (or when the page is hidden, or
+   * the session ends); `undoRemoval` brings them back where they were.
+   */
+  private readonly staged = new Map<string, Message>();
+  private readonly onPageHide = () => this.flushRemovals();
   private feedRefetch: { running: Promise<void>; again: boolean } | null = null;
 
   constructor(private readonly options: InboxOptions) {
@@ -184,6 +207,8 @@ export class SinoInbox {
       ...DEFAULT_FETCHING_STRATEGY,
       ...options.initialFetchingStrategy,
     });
+    // A page closed within an undo window still removes what the subscriber removed.
+    browserEvents()?.addEventListener('pagehide', this.onPageHide);
   }
 
   // ---- store protocol -------------------------------------------------------------------
@@ -255,6 +280,7 @@ export class SinoInbox {
 
   /** Ends everything for good: socket, timers, listeners and the stored token. */
   dispose(): void {
+    browserEvents()?.removeEventListener('pagehide', this.onPageHide);
     this.dropSession();
     this.disposed = true;
     this.listeners.clear();
@@ -389,7 +415,10 @@ export class SinoInbox {
     const updated = await this.mutate(() => this.api.markAs(messageId, given));
     if (generation === this.generation) {
       const byId = new Map(updated.map((m) => [m._id, m]));
-      this.patchMessages((m) => byId.get(m._id) ?? m);
+      this.patchMessages((m) => {
+        const answer = byId.get(m._id);
+        return answer ? mergeAnswer(m, answer) : m;
+      });
     }
     return updated;
   }
@@ -452,7 +481,7 @@ export class SinoInbox {
         ...p,
         data: p.data.filter((m) => m._id !== messageId),
       }));
-      this.patchFeed(storeId, { pages, notifications: pages.flatMap((p) => p.data) });
+      this.patchFeed(storeId, { pages, notifications: this.listed(pages) });
     }
     // The pages shift by one: read them again (the counts come over the socket).
     await this.refetchFeeds();
@@ -467,6 +496,62 @@ export class SinoInbox {
   async remove(messageId: string): Promise<void> {
     await this.mutate(() => this.api.remove(messageId));
     await this.refetchFeeds();
+  }
+
+  /**
+   * Removes a message with a chance to undo: it leaves the loaded feeds (and, unseen or
+   * unread, the counts) at once, and nothing is sent yet. `commitRemoval` removes it on the
+   * server, `undoRemoval` puts it back where it was; a page hidden (closed) or a session ended
+   * meanwhile removes it then, so a removal is never lost with the page.
+   */
+  stageRemoval(message: Message): void {
+    if (this.staged.has(message._id)) return;
+    this.staged.set(message._id, message);
+    this.relist();
+    this.set({
+      unseenCount: Math.max(0, this.state.unseenCount - (message.seen ? 0 : 1)),
+      unreadCount: Math.max(0, this.state.unreadCount - (isUnread(message) ? 1 : 0)),
+    });
+  }
+
+  /** Puts a staged message back (see `stageRemoval`); false when it was no longer staged. */
+  undoRemoval(messageId: string): boolean {
+    const message = this.staged.get(messageId);
+    if (!message) return false;
+    this.staged.delete(messageId);
+    this.relist();
+    this.set({
+      unseenCount: this.state.unseenCount + (message.seen ? 0 : 1),
+      unreadCount: this.state.unreadCount + (isUnread(message) ? 1 : 0),
+    });
+    return true;
+  }
+
+  /**
+   * Removes a staged message on the server (see `stageRemoval`); the feeds are refetched. If
+   * the server refuses, the message comes back.
+   */
+  async commitRemoval(messageId: string): Promise<void> {
+    if (!this.staged.has(messageId)) return;
+    try {
+      await this.mutate(() => this.api.remove(messageId));
+    } catch (error) {
+      this.undoRemoval(messageId);
+      throw error;
+    }
+    this.staged.delete(messageId);
+    await this.refetchFeeds();
+  }
+
+  /** Removes every staged message now, in a request that outlives the page (`keepalive`). */
+  private flushRemovals(): void {
+    const ids = [...this.staged.keys()];
+    this.staged.clear();
+    if (ids.length === 0 || this.api.getToken() === null) return;
+    for (let i = 0; i < ids.length; i += REMOVE_CHUNK)
+      void this.api
+        .removeMany(ids.slice(i, i + REMOVE_CHUNK), { keepalive: true })
+        .catch(() => undefined);
   }
 
   /** Removes every message (of one feed when given); the feeds are refetched. */
@@ -527,7 +612,7 @@ export class SinoInbox {
       this.api.updateAction(messageId, type, status, payload),
     );
     if (generation === this.generation)
-      this.patchMessages((m) => (m._id === updated._id ? updated : m));
+      this.patchMessages((m) => (m._id === updated._id ? mergeAnswer(m, updated) : m));
     return updated;
   }
 
@@ -623,6 +708,8 @@ export class SinoInbox {
   }
 
   private dropSession(): void {
+    // With the session's token, before it goes: what was removed stays removed.
+    this.flushRemovals();
     this.generation++;
     this.inFlight.clear();
     this.socket.disconnect();
@@ -666,7 +753,7 @@ export class SinoInbox {
       const last = all[all.length - 1];
       this.patchFeed(storeId, {
         pages: all,
-        notifications: all.flatMap((p) => p.data),
+        notifications: this.listed(all),
         hasMore: last?.hasMore ?? false,
         status: 'success',
         error: null,
@@ -739,7 +826,24 @@ export class SinoInbox {
   private patchFeedMessages(storeId: string, change: (m: Message) => Message): void {
     const feed = this.feedState(storeId);
     const pages = feed.pages.map((p) => ({ ...p, data: p.data.map(change) }));
-    this.patchFeed(storeId, { pages, notifications: pages.flatMap((p) => p.data) });
+    this.patchFeed(storeId, { pages, notifications: this.listed(pages) });
+  }
+
+  /** A feed's loaded messages, less those staged for removal. */
+  private listed(pages: FeedPage[]): Message[] {
+    const all = pages.flatMap((p) => p.data);
+    return this.staged.size === 0 ? all : all.filter((m) => !this.staged.has(m._id));
+  }
+
+  /** Every store's list again, after the staged removals changed. */
+  private relist(): void {
+    const stores = Object.fromEntries(
+      Object.entries(this.state.stores).map(([id, feed]) => [
+        id,
+        { ...feed, notifications: this.listed(feed.pages) },
+      ]),
+    );
+    this.set({ stores });
   }
 
   private patchMessages(change: (m: Message) => Message): void {
@@ -823,6 +927,19 @@ function browserStorage(): TokenStorage | null {
     // Reading localStorage throws where storage is blocked (sandboxed frames).
     return null;
   }
+}
+
+interface PageEvents {
+  addEventListener(type: 'pagehide', listener: () => void): void;
+  removeEventListener(type: 'pagehide', listener: () => void): void;
+}
+
+/** The page's window, to hear `pagehide`; none outside a browser. */
+function browserEvents(): PageEvents | null {
+  const w = (globalThis as { window?: Partial<PageEvents> }).window;
+  return typeof w?.addEventListener === 'function' && typeof w.removeEventListener === 'function'
+    ? (w as PageEvents)
+    : null;
 }
 
 function browserWindow(): EventSink | null {

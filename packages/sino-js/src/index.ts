@@ -7,6 +7,7 @@ export type { WebSocketConstructor, WebSocketLike } from './socket-io.js';
 export {
   SinoInbox,
   isUnread,
+  mergeAnswer,
   type FeedState,
   type InboxOptions,
   type InboxState,

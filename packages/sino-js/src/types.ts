@@ -38,6 +38,11 @@ export interface Message {
   };
   payload?: Record<string, unknown>;
   transactionId?: string;
+  /**
+   * The message's workflow as the feed populates it (Novu's `template`: `_id`, `tags`), with
+   * `critical` (Sino); absent on older servers.
+   */
+  template?: { _id: string; tags?: string[]; critical?: boolean };
   actor?: { type: ActorType; data?: string | null } | null;
   subscriber?: {
     _id: string;

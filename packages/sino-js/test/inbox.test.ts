@@ -579,6 +579,59 @@ describe('messages (section 4 rules)', () => {
     expect(feed(h.inbox.getSnapshot()).notifications).toEqual([]);
   });
 
+  /** The subscriber's feed as the server has it. */
+  const onServer = async () =>
+    (
+      (await t.widget('GET', '/notifications/feed', { token: h.inbox.api.getToken() })).json() as {
+        data: { _id: string }[];
+      }
+    ).data.map((m) => m._id);
+  const listed = () => feed(h.inbox.getSnapshot()).notifications.map((m) => m._id);
+
+  it('a removal staged for undo leaves the feed and the counts at once and sends nothing; undo puts it back in its place', async () => {
+    await reset(3);
+    await h.inbox.fetchCounts();
+    expect(h.inbox.getSnapshot()).toMatchObject({ unseenCount: 3, unreadCount: 3 });
+    const callsBefore = h.calls.length;
+    h.inbox.stageRemoval(message(ids[1]!));
+    expect(listed()).toEqual([ids[0], ids[2]]);
+    expect(h.inbox.getSnapshot()).toMatchObject({ unseenCount: 2, unreadCount: 2 });
+    // A refetch meanwhile (a count event, another tab) does not bring it back.
+    await h.inbox.fetchNotifications();
+    expect(listed()).toEqual([ids[0], ids[2]]);
+    expect(
+      h
+        .paths()
+        .slice(callsBefore)
+        .filter((p) => !p.startsWith('GET')),
+    ).toEqual([]);
+    expect(await onServer()).toEqual(ids);
+
+    expect(h.inbox.undoRemoval(ids[1]!)).toBe(true);
+    expect(listed()).toEqual(ids);
+    expect(h.inbox.getSnapshot()).toMatchObject({ unseenCount: 3, unreadCount: 3 });
+    expect(h.inbox.undoRemoval(ids[1]!)).toBe(false);
+    expect(await onServer()).toEqual(ids);
+  });
+
+  it('a staged removal is sent by commitRemoval, or when the client goes first (the page closed)', async () => {
+    await reset(2);
+    h.inbox.stageRemoval(message(ids[0]!));
+    await h.inbox.commitRemoval(ids[0]!);
+    expect(h.last(`DELETE /messages/${ids[0]}`)).toBeDefined();
+    expect(await onServer()).toEqual([ids[1]]);
+    expect(h.inbox.undoRemoval(ids[0]!)).toBe(false);
+
+    // Another tab of the same subscriber removes the other one and is closed at once.
+    const other = open('m-ana');
+    await other.inbox.initialize();
+    await other.inbox.fetchNotifications();
+    other.inbox.stageRemoval(feed(other.inbox.getSnapshot()).notifications[0]!);
+    other.inbox.dispose();
+    expect(other.last('POST /messages/bulk/delete').body).toEqual({ messageIds: [ids[1]] });
+    await eventually(async () => (await onServer()).length === 0);
+  });
+
   it('archive takes a message out of the feed at once; unarchive and archive-read (Sino only)', async () => {
     await reset(3);
     await h.inbox.archive(ids[1]!);

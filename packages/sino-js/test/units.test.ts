@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as constants from '../src/constants.js';
-import { isUnread } from '../src/inbox.js';
+import { isUnread, mergeAnswer } from '../src/inbox.js';
+import type { Message } from '../src/types.js';
 import { SinoApiError } from '../src/http.js';
 import { isRetryable, retryDelay } from '../src/retry.js';
 
@@ -93,5 +94,48 @@ describe('unread', () => {
     expect(isUnread({ seen: false, read: true })).toBe(false);
     expect(isUnread({ seen: false })).toBe(true);
     expect(isUnread({ seen: true })).toBe(false);
+  });
+});
+
+describe('mergeAnswer', () => {
+  const loaded: Message = {
+    _id: 'm1',
+    templateIdentifier: 'review',
+    content: 'Bruno commented',
+    channel: 'in_app',
+    seen: false,
+    read: false,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    actor: { type: 'user', data: 'https://img.example/bruno.png' },
+    subscriber: { _id: 's1', subscriberId: 'ana' },
+    template: { _id: 'w1', tags: [], critical: true },
+  };
+
+  it("takes the answer's state and keeps what the answer lacks (a server answering without the feed's joins)", () => {
+    const answer: Message = {
+      ...loaded,
+      seen: true,
+      read: true,
+      actor: { type: 'user', data: null },
+      subscriber: undefined,
+      template: undefined,
+    };
+    delete answer.subscriber;
+    delete answer.template;
+    const merged = mergeAnswer(loaded, answer);
+    expect(merged).toMatchObject({ seen: true, read: true });
+    expect(merged.actor).toEqual({ type: 'user', data: 'https://img.example/bruno.png' });
+    expect(merged.subscriber).toEqual(loaded.subscriber);
+    expect(merged.template).toEqual(loaded.template);
+  });
+
+  it('takes a new picture or another actor from the answer', () => {
+    const newer = mergeAnswer(loaded, {
+      ...loaded,
+      actor: { type: 'user', data: 'https://img.example/new.png' },
+    });
+    expect(newer.actor?.data).toBe('https://img.example/new.png');
+    const icon = mergeAnswer(loaded, { ...loaded, actor: { type: 'system_icon', data: 'info' } });
+    expect(icon.actor).toEqual({ type: 'system_icon', data: 'info' });
   });
 });

@@ -22,6 +22,8 @@ export interface SinoContextValue {
   translations: LoadedTranslations;
   /** The provider's `backendUrl` (the footer's default link). */
   backendUrl: string;
+  /** Origins pictures may load from besides the page's own and `data:` (`isAllowedImage`). */
+  allowedImageOrigins: readonly string[];
 }
 
 export const SinoContext = createContext<SinoContextValue | null>(null);

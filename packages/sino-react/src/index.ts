@@ -62,7 +62,8 @@ export {
   type PopoverNotificationCenterProps,
 } from './components/popover.js';
 export { SinoRoot } from './components/root.js';
-export { contentText, sanitizeContent } from './components/sanitize.js';
+export { contentText, sanitizeContent, type SanitizeOptions } from './components/sanitize.js';
+export { isAllowedImage } from './components/images.js';
 export { EmptyState, ErrorState, Loader, type ErrorStateProps } from './components/states.js';
 export { ActionButtons } from './components/action-buttons.js';
 export {

@@ -17,6 +17,13 @@ export interface SinoProviderProps extends Omit<
 > {
   i18n?: SinoI18n;
   styles?: SinoStyles;
+  /**
+   * Origins the inbox may load pictures from (content images and avatars), besides the page's
+   * own origin and inline `data:image/…`; `['*']` allows any http(s) origin. None by default:
+   * on a page without a Content Security Policy each picture of a notification would be a
+   * request to its host on every opening (a tracking pixel).
+   */
+  allowedImageOrigins?: readonly string[];
   onLoad?: InboxOptions['onLoad'];
   onNotificationReceived?: InboxOptions['onNotificationReceived'];
   onUnseenCountChanged?: InboxOptions['onUnseenCountChanged'];
@@ -37,6 +44,7 @@ const englishLoaded: LoadedTranslations = {
  */
 export function SinoProvider(props: SinoProviderProps) {
   const { children, i18n, styles, applicationIdentifier, subscriberId, subscriberHash } = props;
+  const imageOriginsKey = JSON.stringify(props.allowedImageOrigins ?? []);
   const [inbox, setInbox] = useState<SinoInbox | null>(null);
   // Callbacks and embedding options are read when the client is built; the latest
   // callbacks are always the ones called, without rebuilding the client.
@@ -91,8 +99,13 @@ export function SinoProvider(props: SinoProviderProps) {
   }, [code, overridesKey]);
 
   const value = useMemo(
-    () => ({ inbox, translations, backendUrl }),
-    [inbox, translations, backendUrl],
+    () => ({
+      inbox,
+      translations,
+      backendUrl,
+      allowedImageOrigins: JSON.parse(imageOriginsKey) as string[],
+    }),
+    [inbox, translations, backendUrl, imageOriginsKey],
   );
   const colorScheme = styles?.colorScheme ?? 'light';
   const variablesKey = JSON.stringify(styles?.variables ?? {});

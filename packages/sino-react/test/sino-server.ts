@@ -37,12 +37,16 @@ export interface SeedOptions {
   content?: string;
   feedId?: string | null;
   actor?: { type: 'none' | 'user' | 'system_icon' | 'system_custom'; data: string | null };
+  /** The actor subscriber's internal `_id` (a `user` actor: the feed shows its avatar). */
+  actorSubscriberId?: string;
+  /** The messages' workflow (its `_id`): its tags and critical flag reach the widget. */
+  workflowId?: string;
   cta?: {
     type: 'redirect';
     data?: { url?: string };
     action?: {
       status?: 'pending' | 'done';
-      buttons?: { type: 'primary' | 'secondary'; content: string }[];
+      buttons?: { type: 'primary' | 'secondary'; content: string; resultContent?: string }[];
     };
   };
 }

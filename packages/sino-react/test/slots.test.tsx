@@ -131,7 +131,8 @@ describe('actor avatars and icons', () => {
       const r = await sino.api('GET', '/v1/subscribers/s-actor/notifications/feed');
       return ((await r.json()) as { data: unknown[] }).data.length === 1;
     });
-    renderInbox(sino, 's-actor', 'center');
+    // The host allows the pictures' origin (none but the page's own by default).
+    renderInbox(sino, 's-actor', 'center', { allowedImageOrigins: ['https://fotos.example'] });
     await waitFor(() => expect(articles()).toHaveLength(1));
     const img = articles()[0]!.querySelector('img')!;
     expect(img.getAttribute('src')).toBe(avatar);
@@ -160,7 +161,7 @@ describe('actor avatars and icons', () => {
       content: 'Endereço inseguro',
       actor: { type: 'system_custom', data: 'javascript:alert(1)' },
     });
-    renderInbox(sino, 's-custom', 'center');
+    renderInbox(sino, 's-custom', 'center', { allowedImageOrigins: ['https://cdn.example'] });
     await waitFor(() => expect(articles()).toHaveLength(3));
     const byText = (text: string) => articles().find((a) => a.textContent?.includes(text))!;
     expect(byText('Logo da Locadora').querySelector('img')?.getAttribute('src')).toBe(
@@ -169,6 +170,24 @@ describe('actor avatars and icons', () => {
     expect(byText('Sem foto').querySelector('.sino-avatar--generic')).toBeTruthy();
     expect(byText('Endereço inseguro').querySelector('img')).toBeNull();
     expect(byText('Endereço inseguro').querySelector('.sino-avatar--generic')).toBeTruthy();
+  });
+
+  it('loads no avatar from an origin the host did not allow: the generic avatar shows instead', async () => {
+    await sino.seed('s-avatar-origin', 1, {
+      content: 'Logo de fora',
+      actor: { type: 'system_custom', data: 'https://cdn.example/locadora.png' },
+    });
+    await sino.seed('s-avatar-origin', 1, {
+      content: 'Logo da casa',
+      actor: { type: 'system_custom', data: '/logo.png' },
+    });
+    renderInbox(sino, 's-avatar-origin', 'center');
+    await waitFor(() => expect(articles()).toHaveLength(2));
+    const byText = (text: string) => articles().find((a) => a.textContent?.includes(text))!;
+    expect(byText('Logo de fora').querySelector('img')).toBeNull();
+    expect(byText('Logo de fora').querySelector('.sino-avatar--generic')).toBeTruthy();
+    // The page's own origin needs no permission.
+    expect(byText('Logo da casa').querySelector('img')?.getAttribute('src')).toBe('/logo.png');
   });
 
   it('loads pictures only from http(s), relative paths and inline images', () => {

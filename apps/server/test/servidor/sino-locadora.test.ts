@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLUXOS_LOCADORA, garantirFluxos } from '@locadora/api';
+import { fluxoDoPapel, TAG_SOMENTE_EQUIPE } from '@locadora/contract/notificacoes';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { clienteSinoLocal } from '../../src/sino-local.js';
 
@@ -46,6 +47,56 @@ describe("Locadora's workflows in Sino", () => {
   it('a refusal by Sino is an error saying what was refused, not a silent skip', async () => {
     const cliente = clienteSinoLocal(t.app, 'f'.repeat(64));
     await expect(garantirFluxos(cliente)).rejects.toThrow(/fluxos da Locadora: 401.*API Key/);
+  });
+});
+
+describe("the bell's preferences (issue 17, 13 j)", () => {
+  /** The workflows the bell lists for an account: Sino's answer, filtered as Campainha does. */
+  async function naCampainha(token: string, papel: 'cliente' | 'funcionario' | 'admin') {
+    const sessao = (await t.chamar('GET', '/api/me/notificacoes', { token })).json() as {
+      applicationIdentifier: string;
+      subscriberId: string;
+      subscriberHash: string;
+    };
+    const inicio = await t.app.inject({
+      method: 'POST',
+      url: '/v1/widgets/session/initialize',
+      payload: {
+        applicationIdentifier: sessao.applicationIdentifier,
+        subscriberId: sessao.subscriberId,
+        hmacHash: sessao.subscriberHash,
+      },
+    });
+    expect(inicio.statusCode, inicio.body).toBe(201);
+    const r = await t.app.inject({
+      method: 'GET',
+      url: '/v1/widgets/preferences',
+      headers: { authorization: `Bearer ${inicio.json().data.token as string}` },
+    });
+    const preferencias = r.json().data as {
+      template: { name: string; tags: string[]; critical: boolean };
+    }[];
+    return preferencias
+      .filter((p) => !p.template.critical && fluxoDoPapel(papel, p.template.tags))
+      .map((p) => p.template.name)
+      .sort();
+  }
+
+  it('a customer sees every workflow it may receive, not the staff-only review; staff see it too', async () => {
+    const cliente = await t.novoCliente();
+    const paraCliente = await naCampainha(cliente.token, 'cliente');
+    expect(paraCliente).not.toContain('Avaliação recebida');
+    expect(paraCliente).toEqual(
+      expect.arrayContaining(['Reserva confirmada', 'Vistoria registrada', 'Notificação de teste']),
+    );
+    const paraEquipe = await naCampainha(await t.tokenDe('funcionario'), 'funcionario');
+    expect(paraEquipe).toContain('Avaliação recebida');
+    expect(paraEquipe).toEqual(expect.arrayContaining(paraCliente));
+  });
+
+  it('the staff-only workflows are exactly those only staff receive (their events go to the team alone)', () => {
+    const somenteEquipe = FLUXOS_LOCADORA.filter((f) => f.tags?.includes(TAG_SOMENTE_EQUIPE));
+    expect(somenteEquipe.map((f) => f.identifier)).toEqual(['avaliacao-recebida']);
   });
 });
 

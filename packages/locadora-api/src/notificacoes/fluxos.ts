@@ -1,3 +1,4 @@
+import { TAG_SOMENTE_EQUIPE } from '@locadora/contract/notificacoes';
 import type { SinoBody, SinoClient } from '@sino/client';
 
 type Fluxo = SinoBody<'/v1/workflows', 'post'> & { identifier: string };
@@ -109,7 +110,8 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
     identifier: 'avaliacao-recebida',
     name: 'Avaliação recebida',
     description: 'Um cliente publicou uma avaliação; avisa a equipe.',
-    tags: ['avaliacoes'],
+    // Only staff receive it: a customer's bell leaves it out of the preferences.
+    tags: ['avaliacoes', TAG_SOMENTE_EQUIPE],
     steps: [
       noSino('Nova avaliação: <b>{{titulo}}</b>, nota {{nota}} de 5.', '/visualizarAvaliacao'),
     ],

@@ -1,5 +1,7 @@
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import { AVATAR_SIZE_PX, type Message } from '@sino/js';
+import { SinoContext } from '../context.js';
+import { isAllowedImage } from './images.js';
 import { GenericAvatarIcon, SYSTEM_ICON_NAMES, SystemIcon, type SystemIconName } from './icons.js';
 
 type Actor = NonNullable<Message['actor']>;
@@ -35,12 +37,14 @@ const size = { width: AVATAR_SIZE_PX, height: AVATAR_SIZE_PX };
 /**
  * An item's actor, 40 px: a user's avatar (`actor.data`, the URL the feed puts there) or a
  * system actor's custom image, both decorative (empty alt: the item's text carries the
- * meaning) and replaced by a generic avatar when missing or failing to load; a system icon
- * drawn inline, coloured per icon through `--sino-color-icon-<name>`.
+ * meaning) and replaced by a generic avatar when missing, failing to load or on an origin the
+ * host did not allow (the provider's `allowedImageOrigins`); a system icon drawn inline,
+ * coloured per icon through `--sino-color-icon-<name>`.
  */
 export function ActorAvatar({ actor }: { actor: Message['actor'] }) {
   // The URL that failed: a later, different URL is tried again.
   const [failed, setFailed] = useState<string | null>(null);
+  const allowedImageOrigins = useContext(SinoContext)?.allowedImageOrigins ?? [];
   if (!hasAvatar(actor)) return null;
   if (actor.type === 'system_icon' && isSystemIcon(actor.data))
     return (
@@ -52,8 +56,9 @@ export function ActorAvatar({ actor }: { actor: Message['actor'] }) {
         <SystemIcon name={actor.data} />
       </span>
     );
-  const src =
+  const url =
     actor.type === 'user' || actor.type === 'system_custom' ? safeImageUrl(actor.data) : null;
+  const src = url && isAllowedImage(url, allowedImageOrigins) ? url : null;
   if (src && src !== failed)
     return (
       <img

@@ -103,6 +103,29 @@ export function GenericAvatarIcon() {
   );
 }
 
+/** A critical notification's mark (beside its text, which says it in words). */
+export function CriticalIcon() {
+  return (
+    <Icon
+      className="sino-icon sino-item__critical-icon"
+      size={16}
+      d={systemIconPaths.warning}
+      evenOdd
+    />
+  );
+}
+
+/** An action done (beside its result, in words). */
+export function CheckIcon() {
+  return (
+    <Icon
+      className="sino-icon sino-actions__check"
+      size={16}
+      d="M9.5 16.2 5.3 12l-1.4 1.4 5.6 5.6 11.2-11.2-1.4-1.4-9.8 9.8Z"
+    />
+  );
+}
+
 // Channel icons of the preference rows, 24 x 24, currentColor.
 const channelIconPaths: Record<'in_app' | 'email' | 'sms' | 'chat' | 'push', string> = {
   in_app: 'M4 4h16a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2Zm0 4v10h16V8H4Z',

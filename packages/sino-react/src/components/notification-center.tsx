@@ -14,7 +14,6 @@ import {
   useMarkNotificationsAs,
   useNotifications,
   useRefetchFeeds,
-  useRemoveNotification,
   useSession,
   useSinoInbox,
   useTranslations,
@@ -32,6 +31,7 @@ import { NewNotificationsAnnouncer } from './live-region.js';
 import { NotificationList } from './notification-list.js';
 import { OutOfInboxView, SubviewHeader, outOfInboxTitle, takeOut } from './out-of-inbox-view.js';
 import { UserPreferences, type UserPreferencesProps } from './preferences.js';
+import { useUndoableRemoval } from './undo-removal.js';
 import { EmptyState, ErrorState, Loader } from './states.js';
 import { SinoRoot } from './root.js';
 
@@ -158,7 +158,7 @@ export function NotificationCenter({
   const session = useSession();
   const { t } = useTranslations();
   const { markAllAsRead, markAsRead, markAsUnread } = useMarkNotificationsAs();
-  const remove = useRemoveNotification();
+  const removal = useUndoableRemoval(body);
   const { archive, archiveRead } = useArchive();
   const { snooze } = useSnooze();
   const { clickNotification, clickAction } = useActions();
@@ -201,7 +201,8 @@ export function NotificationCenter({
     const actions: ItemMenuActions = {
       markAsRead: quietly(() => markAsRead(notification._id)),
       markAsUnread: quietly(() => markAsUnread(notification._id)),
-      remove: out(notification, () => remove(notification._id)),
+      // With "Undo" for a while: the server removes it after (undo-removal.tsx).
+      remove: () => removal.remove(notification),
       ...(allowArchive && { archive: out(notification, () => archive(notification._id)) }),
       ...(allowSnooze && {
         snooze: (until: Date) => out(notification, () => snooze(notification._id, until))(),
@@ -212,9 +213,14 @@ export function NotificationCenter({
       menuEntries: allowedNotificationActions
         ? itemMenuEntries(notification, actions, t)
         : undefined,
+      // An action taken is the notification attended to: read, as Novu's item marks it when
+      // its button (inside the item's click) is pressed.
       onAction: (target: Message, type: ButtonType) =>
-        void clickAction(target._id, type, 'done')
-          .then(() => onActionClick?.(target.templateIdentifier, type, target))
+        clickAction(target._id, type, 'done')
+          .then(async () => {
+            onActionClick?.(target.templateIdentifier, type, target);
+            if (isUnread(target)) await markAsRead(target._id);
+          })
           .catch(() => undefined),
       actionsResultBlock,
     };
@@ -283,6 +289,7 @@ export function NotificationCenter({
   const viewBody = (
     <div ref={body} className="sino-center__body" tabIndex={-1}>
       {content}
+      {removal.note}
     </div>
   );
   const footerView = footer ? footer() : <Footer url={poweredByUrl} />;

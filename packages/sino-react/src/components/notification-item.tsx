@@ -1,8 +1,10 @@
-import { useMemo, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useContext, useMemo, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { isUnread, type ButtonType, type Message } from '@sino/js';
+import { SinoContext } from '../context.js';
 import { useTranslations } from '../hooks.js';
 import { ActionButtons } from './action-buttons.js';
 import { ActorAvatar, hasAvatar } from './avatar.js';
+import { CriticalIcon } from './icons.js';
 import { ItemMenu, type ItemMenuActions, type ItemMenuEntry } from './item-menu.js';
 import { contentText, sanitizeContent } from './sanitize.js';
 
@@ -40,8 +42,8 @@ export interface NotificationItemProps {
   onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
   /** The three-dot menu's entries; no menu without them (allowedNotificationActions off). */
   menuEntries?: ItemMenuEntry[];
-  /** An action button was clicked. */
-  onAction?: (notification: Message, type: ButtonType) => void;
+  /** An action button was clicked; the buttons wait until the returned promise settles. */
+  onAction?: (notification: Message, type: ButtonType) => void | Promise<void>;
   /** Shown instead of the buttons once the action is done. */
   actionsResultBlock?: (notification: Message) => ReactNode;
   /** Mark, archive, snooze and remove, for a host's `listItem`. */
@@ -51,6 +53,10 @@ export interface NotificationItemProps {
   /** The host's item, rendered inside the feed's `<article>` instead of the built-in one. */
   listItem?: ListItemSlot;
 }
+
+/** Of a critical workflow (one the subscriber cannot switch off: a fine, say). */
+export const isCritical = (notification: Message): boolean =>
+  notification.template?.critical === true;
 
 /** Enter or Space on the article itself (not on a control inside it) is the item's click. */
 function activatesItem(event: KeyboardEvent<HTMLElement>): boolean {
@@ -93,15 +99,22 @@ function BuiltInItem({
 }: NotificationItemProps) {
   const { t, relativeTime, formatDate } = useTranslations();
   const unread = isUnread(notification);
-  const html = useMemo(() => sanitizeContent(notification.content), [notification.content]);
+  const allowedImageOrigins = useContext(SinoContext)?.allowedImageOrigins;
+  const html = useMemo(
+    () => sanitizeContent(notification.content, { allowedImageOrigins }),
+    [notification.content, allowedImageOrigins],
+  );
   const contentId = `sino-item-${notification._id}`;
   const avatar = hasAvatar(notification.actor);
+  const critical = isCritical(notification);
+  const done = notification.cta?.action?.status === 'done';
   return (
     <article
       className={[
         'sino-item',
         unread ? 'sino-item--unread' : 'sino-item--read',
         avatar && 'sino-item--with-avatar',
+        critical && 'sino-item--critical',
       ]
         .filter(Boolean)
         .join(' ')}
@@ -121,7 +134,20 @@ function BuiltInItem({
     >
       {avatar && <ActorAvatar actor={notification.actor} />}
       <div id={contentId} className="sino-item__text">
-        {unread && <span className="sino-visually-hidden">{t('unread')}: </span>}
+        {/* Read first: "Unread: Important: …" (one span: a second hidden one would add a
+            stray space to the name). */}
+        {(unread || critical) && (
+          <span className="sino-visually-hidden">
+            {[unread && t('unread'), critical && t('critical')].filter(Boolean).join(': ')}:{' '}
+          </span>
+        )}
+        {/* Not colour alone: an icon and the word, seen (and said by the span above). */}
+        {critical && (
+          <span className="sino-item__critical" aria-hidden="true">
+            <CriticalIcon />
+            {t('critical')}
+          </span>
+        )}
         {/* The host's or provider's text, in its own direction: a Portuguese sentence keeps
             its punctuation inside an Arabic widget. */}
         <span
@@ -143,13 +169,14 @@ function BuiltInItem({
         </p>
       )}
       {!notification.seen && <span className="sino-item__dot" aria-hidden="true" />}
-      {onAction && (
-        <ActionButtons
-          notification={notification}
-          onAction={(type) => onAction(notification, type)}
-        />
-      )}
-      {notification.cta?.action?.status === 'done' && actionsResultBlock?.(notification)}
+      {done && actionsResultBlock
+        ? actionsResultBlock(notification)
+        : onAction && (
+            <ActionButtons
+              notification={notification}
+              onAction={(type) => onAction(notification, type)}
+            />
+          )}
       {menuEntries && menuEntries.length > 0 && <ItemMenu entries={menuEntries} />}
     </article>
   );
@@ -178,7 +205,9 @@ function SlotItem({
       tabIndex={0}
       aria-posinset={position}
       aria-setsize={setSize}
-      aria-label={unread ? `${t('unread')}: ${text}` : text}
+      aria-label={[unread && t('unread'), isCritical(notification) && t('critical'), text]
+        .filter(Boolean)
+        .join(': ')}
       data-notification-id={notification._id}
       onClick={(event) => {
         if (!fromControl(event)) click();
@@ -195,7 +224,7 @@ function SlotItem({
         notification,
         unread,
         onClick: click,
-        onAction: (type) => onAction?.(notification, type),
+        onAction: (type) => void onAction?.(notification, type),
         markAsRead: actions?.markAsRead ?? noop,
         markAsUnread: actions?.markAsUnread ?? noop,
         remove: actions?.remove ?? noop,

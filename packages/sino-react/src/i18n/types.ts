@@ -21,6 +21,14 @@ export interface Translations {
   removeMessage: string;
   markAsRead: string;
   markAsUnRead: string;
+  /** Marks an item of a critical workflow (one the subscriber cannot switch off), with an icon. */
+  critical: string;
+  /** Said before an action button's result once its action is done ("Done: Approve"). */
+  actionDone: string;
+  /** The note shown (and announced) after an item's removal, beside `undoRemove`. */
+  messageRemoved: string;
+  /** Brings back the item just removed. */
+  undoRemove: string;
   /** Item menu (and the archive's title, see `archived`): archive one message. */
   archive: string;
   snooze: string;

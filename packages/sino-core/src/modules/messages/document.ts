@@ -12,6 +12,16 @@ export interface MessageSubscriber {
   subscriberId: string;
 }
 
+/**
+ * The message's workflow as the feed populates it: Novu's `template` (`_id` and `tags`, a
+ * subset of its `INotificationTemplate`), with `critical`, which the widget marks.
+ */
+export interface MessageTemplate {
+  _id: string;
+  tags: string[];
+  critical: boolean;
+}
+
 /** A message as Novu 0.24 answers it (WIDGET-WIRE.md, "Message document fields"). */
 export interface MessageDocument {
   _id: string;
@@ -37,6 +47,7 @@ export interface MessageDocument {
   createdAt: string;
   updatedAt: string;
   subscriber?: MessageSubscriber;
+  template?: MessageTemplate;
   /** Sino's additions, present only when set (a Novu client never sees them otherwise). */
   archivedAt?: string;
   snoozedUntil?: string;
@@ -57,12 +68,17 @@ export const messageSubscriber = (s: Subscriber): MessageSubscriber => ({
 });
 
 /**
- * A message row in Novu's wire shape. The feed adds the joined recipient and, for a `user`
- * actor, the actor's avatar in `actor.data`.
+ * A message row in Novu's wire shape. The feed (and every widget answer carrying messages)
+ * adds the joined recipient, the workflow's tags and critical flag, and, for a `user` actor,
+ * the actor's avatar in `actor.data`.
  */
 export function toMessageDocument(
   row: MessageRow,
-  extras: { subscriber?: MessageSubscriber; actorAvatar?: string | null } = {},
+  extras: {
+    subscriber?: MessageSubscriber;
+    actorAvatar?: string | null;
+    template?: Omit<MessageTemplate, '_id'>;
+  } = {},
 ): MessageDocument {
   const actor =
     row.actor && row.actor.type === 'user' && extras.actorAvatar !== undefined
@@ -91,6 +107,7 @@ export function toMessageDocument(
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     ...(extras.subscriber && { subscriber: extras.subscriber }),
+    ...(extras.template && { template: { _id: row.workflowId, ...extras.template } }),
     ...(row.archivedAt && { archivedAt: row.archivedAt.toISOString() }),
     ...(row.snoozedUntil && { snoozedUntil: row.snoozedUntil.toISOString() }),
     ...(row.subject !== null && { subject: row.subject }),

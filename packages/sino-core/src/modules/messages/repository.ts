@@ -6,6 +6,7 @@ import {
   messages,
   notifications,
   subscribers,
+  workflows,
   type MessageCta,
 } from '../../db/schema.js';
 import { isId, newId } from '../../ids.js';
@@ -588,6 +589,23 @@ export function createMessageRepository(db: Database) {
           ),
         );
       return new Map(rows.map((r) => [r.notificationId, r.avatar]));
+    },
+
+    /**
+     * The tags and critical flag of the messages' workflows, by workflow id (the template Novu's
+     * feed populates on each message); deleted workflows too, since their messages stay.
+     */
+    async workflowSummaries(
+      environmentId: string,
+      workflowIds: string[],
+    ): Promise<Map<string, { tags: string[]; critical: boolean }>> {
+      const wanted = validIds(workflowIds);
+      if (wanted.length === 0) return new Map();
+      const rows = await db
+        .select({ id: workflows.id, tags: workflows.tags, critical: workflows.critical })
+        .from(workflows)
+        .where(and(eq(workflows.environmentId, environmentId), inArray(workflows.id, wanted)));
+      return new Map(rows.map((r) => [r.id, { tags: r.tags, critical: r.critical }]));
     },
   };
 }

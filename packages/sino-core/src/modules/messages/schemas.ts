@@ -66,6 +66,10 @@ export const messageDocument = z.object({
       subscriberId: z.string(),
     })
     .optional(),
+  /** The workflow, as Novu's feed populates it (`_id`, `tags`), with its critical flag. */
+  template: z
+    .object({ _id: z.string(), tags: z.array(z.string()), critical: z.boolean() })
+    .optional(),
   /** Sino: when the subscriber archived it (only in the archive). */
   archivedAt: z.string().optional(),
   /** Sino: when a snoozed message comes back (only while snoozed). */

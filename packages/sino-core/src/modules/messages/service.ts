@@ -11,6 +11,7 @@ import {
   type ChangeTally,
   type MarkAllAs,
   type MessageFilter,
+  type MessageRow,
   type MessageScope,
   type NewInAppMessage,
 } from './repository.js';
@@ -141,6 +142,33 @@ export function createMessageService(deps: {
       });
   }
 
+  /**
+   * Rows as the feed answers them: with the recipient, the workflow's tags and critical flag,
+   * and a user actor's avatar. Every widget answer carrying messages (mark, action, remove,
+   * archive, snooze) uses it, so a client that replaces its copy with the answer loses no
+   * field the feed gave (the actor's picture turning into the silhouette after a mark).
+   */
+  async function documentsOf(subscriber: Subscriber, rows: MessageRow[]) {
+    const userActors = rows.filter((r) => r.actor?.type === 'user').map((r) => r.notificationId);
+    const [avatars, templates] = await Promise.all([
+      repo.actorAvatars(subscriber.environmentId, userActors),
+      repo.workflowSummaries(subscriber.environmentId, [...new Set(rows.map((r) => r.workflowId))]),
+    ]);
+    const recipient = messageSubscriber(subscriber);
+    return rows.map((row) => {
+      const template = templates.get(row.workflowId);
+      return toMessageDocument(row, {
+        subscriber: recipient,
+        ...(row.actor?.type === 'user' && {
+          actorAvatar: avatars.get(row.notificationId) ?? null,
+        }),
+        ...(template && { template }),
+      });
+    });
+  }
+  const documentOf = async (subscriber: Subscriber, row: MessageRow) =>
+    (await documentsOf(subscriber, [row]))[0]!;
+
   /** A message entered or left the inbox: both counts, as the feed changed. */
   const emitBoth = (scope: MessageScope) => emitCounts(scope, { unseen: true, unread: true });
 
@@ -155,9 +183,8 @@ export function createMessageService(deps: {
       limit: query.limit + 1,
     });
     const items = rows.slice(0, query.limit);
-    const recipient = messageSubscriber(subscriber);
     return {
-      data: items.map((row) => toMessageDocument(row, { subscriber: recipient })),
+      data: await documentsOf(subscriber, items),
       totalCount: items.length,
       hasMore: rows.length > query.limit,
       pageSize: query.limit,
@@ -195,18 +222,8 @@ export function createMessageService(deps: {
         limit: query.limit + 1,
       });
       const items = rows.slice(0, query.limit);
-      const userActors = items.filter((r) => r.actor?.type === 'user').map((r) => r.notificationId);
-      const avatars = await repo.actorAvatars(subscriber.environmentId, userActors);
-      const recipient = messageSubscriber(subscriber);
       return {
-        data: items.map((row) =>
-          toMessageDocument(row, {
-            subscriber: recipient,
-            ...(row.actor?.type === 'user' && {
-              actorAvatar: avatars.get(row.notificationId) ?? null,
-            }),
-          }),
-        ),
+        data: await documentsOf(subscriber, items),
         totalCount: items.length,
         hasMore: rows.length > query.limit,
         pageSize: query.limit,
@@ -261,7 +278,7 @@ export function createMessageService(deps: {
       // In the order asked for.
       const order = new Map(messageIds.map((id, i) => [id, i]));
       rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-      return rows.map((row) => toMessageDocument(row));
+      return documentsOf(subscriber, rows);
     },
 
     /** Marks every message (of those feeds) read, seen, unread or unseen; answers how many changed. */
@@ -289,7 +306,7 @@ export function createMessageService(deps: {
       const row = await repo.softDelete(scope, messageId);
       if (!row) throw badRequest(`Could not find a message with id ${messageId}`);
       await emitCounts(scope, { unseen: !row.seen, unread: !row.read });
-      return toMessageDocument(row);
+      return documentOf(subscriber, row);
     },
 
     /** Soft-deletes every in-app message of the subscriber, or of one feed (its `_id` or identifier). */
@@ -327,7 +344,7 @@ export function createMessageService(deps: {
       const row = await repo.setArchived(scope, messageId, archived);
       if (!row) throw notFound(`Could not find a message with id ${messageId}`);
       await emitBoth(scope);
-      return toMessageDocument(row);
+      return documentOf(subscriber, row);
     },
 
     /** Archives every read message (of those feeds); answers how many. */
@@ -355,7 +372,7 @@ export function createMessageService(deps: {
         { delayMs, dedupeKey: `wake-snoozed:${row.id}:${until.getTime()}` },
       );
       await emitBoth(scope);
-      return toMessageDocument(row);
+      return documentOf(subscriber, row);
     },
 
     /** Ends a snooze now; the message is back as it was. 404 when it is not snoozed. */
@@ -364,7 +381,7 @@ export function createMessageService(deps: {
       const row = await repo.unsnooze(scope, messageId);
       if (!row) throw notFound(`Could not find a snoozed message with id ${messageId}`);
       await emitBoth(scope);
-      return toMessageDocument(row);
+      return documentOf(subscriber, row);
     },
 
     /**
@@ -405,7 +422,7 @@ export function createMessageService(deps: {
     ): Promise<MessageDocument> {
       const row = await repo.updateAction(scopeOf(subscriber), messageId, action);
       if (!row) throw notFound(`Message ${messageId} not found`);
-      return toMessageDocument(row);
+      return documentOf(subscriber, row);
     },
 
     /** Pushes a new message to the recipient's sockets, followed by both counts. */

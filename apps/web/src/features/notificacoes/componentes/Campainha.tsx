@@ -1,4 +1,5 @@
 import { useLocation, useNavigate } from 'react-router';
+import { fluxoDoPapel } from '@locadora/contract/notificacoes';
 import { PopoverNotificationCenter, SinoProvider } from '@sino/react';
 import '@sino/react/styles.css';
 import { mensagemDoErro } from '../../../lib/api';
@@ -68,6 +69,8 @@ export default function Campainha() {
           key={local.pathname + local.search}
           // Locadora's own inbox: no vendor credit (its link would lead to this same app).
           footer={semRodape}
+          // Staff-only workflows (tagged in fluxos.ts) stay out of a customer's preferences.
+          preferenceFilter={(p) => fluxoDoPapel(usuario.papel, p.template.tags)}
           onUrlChange={(url) => {
             // Links of Locadora's workflows are paths in the app; anything else is not followed.
             if (url.startsWith('/') && !url.startsWith('//')) void navegar(url);
