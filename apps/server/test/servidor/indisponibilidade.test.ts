@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
+import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTAS_DEMO } from '@locadora/api';
 import { startTcpProxy, type TcpProxy } from '@locadora/db/testing';
@@ -72,6 +73,8 @@ beforeAll(async () => {
   });
   expect(sessao.statusCode).toBe(201);
   tokenDoWidget = sessao.json<{ data: { token: string } }>().data.token;
+  // The inbox's socket needs a listening server.
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 
 afterAll(async () => {
@@ -122,6 +125,21 @@ const pedidos = {
   locacoes: () => t.chamar('GET', '/api/Locacao', { token: tokenDoCliente }),
 };
 type Pedido = Exclude<keyof typeof pedidos, 'saude' | 'prontidao'>;
+
+/** Opens the inbox's socket: 'connected', or the refusal's message. */
+function abrirSocket(): Promise<string> {
+  const { port } = t.app.server.address() as { port: number };
+  const socket = io(`http://127.0.0.1:${port}`, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    reconnection: false,
+    auth: { token: tokenDoWidget },
+  });
+  return new Promise<string>((resolve) => {
+    socket.once('connect', () => resolve('connected'));
+    socket.once('connect_error', (erro) => resolve(erro.message));
+  }).finally(() => socket.disconnect());
+}
 
 async function cronometrar(
   pedido: () => Promise<LightMyRequestResponse>,
@@ -225,6 +243,9 @@ async function umaQueda(opcoes: {
           300,
         );
     }
+    // The inbox's socket: refused as unavailable (the widget tries again) when its session
+    // cannot be read, never an unhandled failure; it does not need Redis.
+    expect(await abrirSocket()).toBe(loja === 'database' ? 'Service Unavailable' : 'connected');
   } finally {
     await proxy().resume();
   }
@@ -240,6 +261,7 @@ async function umaQueda(opcoes: {
   console.info(`${loja} ${modo}: ready again ${Math.round(recuperacaoMs)} ms after it came back`);
   expect(pronto.statusCode).toBe(200);
   expect(recuperacaoMs).toBeLessThan(1000);
+  expect(await abrirSocket()).toBe('connected');
   for (const nome of precisam) {
     const r =
       nome === 'disparo' && opcoes.repetirDisparo

@@ -7,6 +7,7 @@ import type { SubscriberRepository } from '../modules/subscribers/repository.js'
 import type { WidgetTokens } from '../modules/widget/tokens.js';
 import type { RealtimePublisher } from './port.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, fanOutClients } from '../redis.js';
+import { isStoreUnavailable } from '../errors.js';
 
 /**
  * The widget's socket (socket.io v4, path `/socket.io`): a subscriber token is checked on
@@ -47,9 +48,17 @@ export function createSocketGateway(deps: {
   }
 
   io.use(async (socket, next) => {
-    const token = tokenOf(socket);
-    const session = await deps.tokens.verify(token);
-    const subscriber = session && (await deps.subscribers.byId(session.environmentId, session._id));
+    let subscriber;
+    try {
+      const session = await deps.tokens.verify(tokenOf(socket));
+      subscriber = session && (await deps.subscribers.byId(session.environmentId, session._id));
+    } catch (err) {
+      // socket.io ignores a middleware's rejection: the connection would hang and the
+      // rejection, unhandled, would end the process. The widget tries again after a refusal.
+      const unavailable = isStoreUnavailable(err);
+      deps.log[unavailable ? 'warn' : 'error']({ err }, 'socket connection refused');
+      return next(new Error(unavailable ? 'Service Unavailable' : 'Internal Server Error'));
+    }
     if (!subscriber) return next(new Error('Unauthorized'));
     socket.data.subscriberId = subscriber.id;
     next();
