@@ -609,7 +609,7 @@ describe('section 9 sizes and timings, as rendered', () => {
     expect(document.querySelector('.sino')!.classList.contains('sino--light')).toBe(true);
   });
 
-  it('list 400 px high, action buttons 30 px, the popover 8 px below the bell, long dates on hover', async () => {
+  it('list 400 px high, action buttons 30 px, long dates on hover', async () => {
     await sino.seed('c-sizes-list', 1, {
       cta: {
         type: 'redirect',
@@ -620,7 +620,7 @@ describe('section 9 sizes and timings, as rendered', () => {
     const user = userEvent.setup();
     renderInbox('c-sizes-list', 'popover');
     await user.click(await screen.findByRole('button', { name: 'Notifications, 1 unseen' }));
-    expect(screen.getByRole('dialog').style.marginTop).toBe('8px');
+    // (The popover's 8 px below the bell is measured in a browser: e2e/sino-posicao.spec.ts.)
     await waitFor(() => expect(articles()).toHaveLength(1));
     expect(document.querySelector<HTMLElement>('.sino-list')!.style.height).toBe('400px');
     expect(screen.getByRole('button', { name: 'Ver' }).style.height).toBe('30px');
