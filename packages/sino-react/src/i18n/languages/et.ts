@@ -40,6 +40,7 @@ const pack: LanguagePack = {
     channelChat: 'Vestlus',
     channelPush: 'Tõuketeavitus',
     channelInApp: 'Rakenduses',
+    channelsOff: 'Väljas',
     channelSwitchLabel: '{channel}: {workflow}',
     saved: 'Salvestatud',
     loading: 'Laadimine…',
