@@ -1,126 +1,26 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
 import react from '@vitejs/plugin-react';
 import { build, defaultClientConditions } from 'vite';
 import { expect, fotografar, novoCliente, test, verificarAcessibilidade } from './apoio.js';
+import {
+  FUSO,
+  PASTA_DA_VITRINE,
+  caixaPelaApi,
+  clienteComAvisos,
+  construirVitrine,
+  diaLocal,
+  fotografarComo,
+  reservar,
+  servirVitrine,
+} from './sino-apoio.js';
 
 // The bell of the top menu (Sino's inbox widget, @sino/react) against the real server: Locadora's
 // business events reach it through the outbox worker (docs/decisions/018), and the widget reads
 // them over Sino's widget API and socket. Each test signs up its own customer and books in
-// periods of its own, years ahead (2000 to 2900 days: no other spec books there).
-
-interface Locacao {
-  id_locacao: number;
-  codigo: string;
-}
-interface SessaoDoSino {
-  applicationIdentifier: string;
-  subscriberId: string;
-  subscriberHash: string;
-}
-interface Mensagem {
-  _id: string;
-  content: string;
-  read: boolean;
-  seen: boolean;
-  cta?: { data?: { url?: string } };
-  /** Sino only: when a snoozed message comes back. */
-  snoozedUntil?: string;
-}
-interface Preferencia {
-  template: { _id: string; name: string };
-  preference: { channels: Record<string, boolean> };
-}
-
-const FUSO = 'America/Sao_Paulo';
-const DIA_MS = 86_400_000;
-/** 'aaaa-mm-dd' in Belo Horizonte, `dias` from today. */
-const diaLocal = (dias: number) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: FUSO }).format(new Date(Date.now() + dias * DIA_MS));
-const aleatorio = (de: number, ate: number) => de + Math.floor(Math.random() * (ate - de));
-const comToken = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/** Books `quantas` Sedans for the customer through the API, one after another (2 days each). */
-async function reservar(page: Page, token: string, quantas = 1): Promise<Locacao[]> {
-  const [locais, categorias] = await Promise.all(
-    ['/api/Locais', '/api/Categorias'].map(async (caminho) => {
-      const r = await page.request.get(caminho, { headers: comToken(token) });
-      expect(r.status(), await r.text()).toBe(200);
-      return (await r.json()) as unknown;
-    }),
-  );
-  const idLocal = (locais as { id_local: number }[])[0]!.id_local;
-  const sedans = (categorias as { id_categoria: number; desc_categoria: string }[]).find(
-    (c) => c.desc_categoria === 'Sedans',
-  )!;
-  const inicio = aleatorio(2000, 2900);
-  const feitas: Locacao[] = [];
-  for (let i = 0; i < quantas; i++) {
-    const r = await page.request.post('/api/Locacao', {
-      headers: comToken(token),
-      data: {
-        id_local: idLocal,
-        id_categoria: sedans.id_categoria,
-        modelo_veiculo: 'Prisma',
-        data_retirada: diaLocal(inicio + 4 * i),
-        hora_retirada: '10:00',
-        data_entrega: diaLocal(inicio + 4 * i + 2),
-        hora_entrega: '10:00',
-      },
-    });
-    expect(r.status(), await r.text()).toBe(201);
-    feitas.push((await r.json()) as Locacao);
-  }
-  return feitas;
-}
-
-/**
- * The customer's inbox through Sino's widget API, with the session the bell gets from
- * GET /api/me/notificacoes: to arrange and to check what the widget shows against Sino.
- */
-async function caixaPelaApi(page: Page, token: string) {
-  const r = await page.request.get('/api/me/notificacoes', { headers: comToken(token) });
-  expect(r.status(), await r.text()).toBe(200);
-  const sessao = (await r.json()) as SessaoDoSino;
-  const inicio = await page.request.post('/v1/widgets/session/initialize', {
-    data: {
-      applicationIdentifier: sessao.applicationIdentifier,
-      subscriberId: sessao.subscriberId,
-      hmacHash: sessao.subscriberHash,
-    },
-  });
-  expect(inicio.status(), await inicio.text()).toBe(201);
-  const widget = comToken(((await inicio.json()) as { data: { token: string } }).data.token);
-  const ler = async <T>(caminho: string): Promise<T> => {
-    const resposta = await page.request.get(caminho, { headers: widget });
-    expect(resposta.status(), await resposta.text()).toBe(200);
-    return ((await resposta.json()) as { data: T }).data;
-  };
-  const mensagens = () => ler<Mensagem[]>('/v1/widgets/notifications/feed?page=0');
-  return {
-    sessao,
-    mensagens,
-    /** Sino's additions (docs/decisions/019): the archive and the snoozed messages. */
-    arquivadas: () => ler<Mensagem[]>('/v1/widgets/notifications/archived?page=0'),
-    adiadas: () => ler<Mensagem[]>('/v1/widgets/notifications/snoozed?page=0'),
-    preferencias: () => ler<Preferencia[]>('/v1/widgets/preferences'),
-    async marcarComoLida(id: string) {
-      const resposta = await page.request.post('/v1/widgets/messages/markAs', {
-        headers: widget,
-        data: { messageId: id, mark: { read: true, seen: true } },
-      });
-      expect(resposta.status(), await resposta.text()).toBe(201);
-    },
-    /** Waits until Sino has `quantas` messages for the customer (the outbox sends them). */
-    async esperarMensagens(quantas: number): Promise<Mensagem[]> {
-      await expect.poll(async () => (await mensagens()).length).toBe(quantas);
-      return mensagens();
-    },
-  };
-}
+// periods of its own (e2e/sino-apoio.ts).
 
 /** The bell in the header, whatever its count. */
 const sinoDoMenu = (page: Page) =>
@@ -130,12 +30,6 @@ const sinoDoMenu = (page: Page) =>
 const caixa = (page: Page) => page.getByRole('dialog', { name: 'Caixa de notificações' });
 const rotuloDoSino = (n: number) =>
   n === 0 ? 'Notificações' : `Notificações, ${n} não ${n === 1 ? 'vista' : 'vistas'}`;
-
-function fotografarComo(page: Page, nome: string) {
-  mkdirSync('test-results/screenshots', { recursive: true });
-  // Transitions finished (the popovers fade in).
-  return page.screenshot({ path: `test-results/screenshots/${nome}.png`, animations: 'disabled' });
-}
 
 /** Becomes true once the widget's socket.io connection is open (its CONNECT answer, "40…"). */
 function vigiarSocket(page: Page) {
@@ -505,7 +399,6 @@ test('campainha: arquivar e adiar pelo menu do item', async ({ page }) => {
 });
 
 // Sino's widget in Arabic, on a test-only page (e2e/vitrine): Locadora itself is pt-BR only.
-const PASTA_DA_VITRINE = fileURLToPath(new URL('./vitrine', import.meta.url));
 /** Novu's widget, installed apart for a bench (npm ci --prefix bench/bundle-inbox/deps). */
 const MODULOS_DO_NOVU = fileURLToPath(
   new URL('../bench/bundle-inbox/deps/node_modules', import.meta.url),
@@ -517,47 +410,19 @@ test.describe('vitrine do Sino', () => {
   let saida = '';
 
   test.beforeAll(async () => {
-    saida = mkdtempSync(join(tmpdir(), 'sino-vitrine-'));
-    await build({
-      root: PASTA_DA_VITRINE,
-      base: '/vitrine/',
-      configFile: false,
-      logLevel: 'warn',
-      plugins: [react()],
-      // Workspace packages from their sources, like apps/web/vite.config.ts.
-      resolve: { conditions: ['source', ...defaultClientConditions], dedupe: ['react'] },
-      build: { outDir: saida, emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 2000 },
-    });
+    saida = await construirVitrine();
   });
   test.afterAll(() => rmSync(saida, { recursive: true, force: true }));
 
-  /** Serves the built vitrine under /vitrine/ on the e2e server's origin, from the browser. */
-  async function servirVitrine(page: Page) {
-    await page.route('**/vitrine/**', async (rota) => {
-      const caminho = new URL(rota.request().url()).pathname.replace(/^\/vitrine\/?/, '');
-      const arquivo = resolve(saida, caminho || 'index.html');
-      if (relative(saida, arquivo).startsWith('..') || !existsSync(arquivo))
-        return rota.fulfill({ status: 404, body: 'not found' });
-      return rota.fulfill({ path: arquivo });
-    });
-  }
-
   /** A customer with three booking notifications, the middle one read; its session's query. */
-  async function clienteComTresAvisos(page: Page, nome: string, extra: Record<string, string>) {
-    const cliente = await novoCliente(page, nome);
-    await reservar(page, cliente.token, 3);
-    const api = await caixaPelaApi(page, cliente.token);
-    const mensagens = await api.esperarMensagens(3);
-    await api.marcarComoLida(mensagens[1]!._id);
-    const { applicationIdentifier, subscriberId, subscriberHash } = api.sessao;
-    return new URLSearchParams({ applicationIdentifier, subscriberId, subscriberHash, ...extra });
-  }
+  const clienteComTresAvisos = (page: Page, nome: string, extra: Record<string, string>) =>
+    clienteComAvisos(page, nome, 3, extra);
 
   test('vitrine: em árabe, o widget do Sino fica da direita para a esquerda, com o rótulo do sino em árabe', async ({
     page,
   }) => {
     const consulta = await clienteComTresAvisos(page, 'Farah Vitrine', { lang: 'ar', dir: 'rtl' });
-    await servirVitrine(page);
+    await servirVitrine(page, saida);
     await page.goto(`/vitrine/index.html?${consulta}`);
 
     const raiz = page.locator('.sino-popover');
@@ -597,7 +462,7 @@ test.describe('vitrine do Sino', () => {
       lang: 'pt-BR',
       theme: 'dark',
     });
-    await servirVitrine(page);
+    await servirVitrine(page, saida);
     await page.goto(`/vitrine/index.html?${consulta}`);
     await expect(page.locator('.sino-popover')).toHaveClass(/sino--dark/);
     const sino = page.getByRole('button', { name: /^Notificações, 2 não vistas/ });
@@ -657,7 +522,7 @@ test.describe('vitrine do Sino', () => {
       lang: 'pt-BR',
       novuLang: 'pt',
     });
-    await servirVitrine(page);
+    await servirVitrine(page, saida);
     await page.goto(`/vitrine/comparar.html?${consulta}`);
 
     const sino = page.frameLocator('iframe[title="Sino"]');

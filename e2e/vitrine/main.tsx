@@ -5,6 +5,8 @@
 //   applicationIdentifier, subscriberId, subscriberHash: a session (GET /api/me/notificacoes);
 //   lang: the widget's language (default 'en'); dir: the host page's direction (default 'ltr');
 //   theme: 'dark' for the widget's dark scheme (default light);
+//   bell: 'left', 'centre' or 'right' puts the bell there, alone in the top bar, whatever the
+//   direction (e2e/sino-posicao.spec.ts); by default it sits at the bar's end, after the title;
 //   backendUrl, socketUrl: Sino (default: this origin).
 // Checked by this folder's own tsconfig.json (JSX, the DOM), part of `npm run typecheck`.
 import { StrictMode, version } from 'react';
@@ -21,12 +23,15 @@ document.documentElement.dataset.tema = parametro('theme', 'light');
 // Which React the page was built with (19 from the workspace, or 18 for the comparison).
 document.documentElement.dataset.react = version;
 
+const lado = parametro('bell');
+const titulo = <h1>Vitrine</h1>;
+
 const raiz = document.getElementById('raiz');
 if (!raiz) throw new Error('vitrine: #raiz not found');
 createRoot(raiz).render(
   <StrictMode>
-    <header className="vitrine__topo">
-      <h1>Vitrine</h1>
+    <header className="vitrine__topo" data-sino={lado || undefined}>
+      {!lado && titulo}
       <SinoProvider
         backendUrl={parametro('backendUrl', window.location.origin)}
         socketUrl={parametro('socketUrl', window.location.origin)}
@@ -39,5 +44,6 @@ createRoot(raiz).render(
         <PopoverNotificationCenter />
       </SinoProvider>
     </header>
+    {lado && <main className="vitrine__pagina">{titulo}</main>}
   </StrictMode>,
 );

@@ -44,6 +44,11 @@ export interface FeedState {
   notifications: Message[];
   hasMore: boolean;
   status: LoadStatus;
+  /**
+   * Which load is running (or, with status `error`, failed): the first page(s), a first load
+   * or a refetch (`pages`), or the next page (`next`); null otherwise.
+   */
+  loading: 'pages' | 'next' | null;
   error: string | null;
   /** The store's tab count (messages its query selects, unseen by default), once fetched. */
   count: number | null;
@@ -108,6 +113,9 @@ export interface InboxOptions extends SubscriberIdentity {
 
 type Listener = () => void;
 
+/** A store's load: its first page, every page it has loaded, or its next page. */
+type FeedLoadKey = 'first' | 'loaded' | 'next';
+
 /** Ids per bulk mark request (the server takes up to 1000). */
 const MARK_CHUNK = 100;
 /** Ids per bulk delete request (the server's limit). */
@@ -161,6 +169,8 @@ export class SinoInbox {
    */
   private readonly staged = new Map<string, Message>();
   private readonly onPageHide = () => this.flushRemovals();
+  /** Per store, the last load queued (see `queueLoad`). */
+  private feedLoads = new Map<string, { key: FeedLoadKey; done: Promise<void> }>();
   private feedRefetch: { running: Promise<void>; again: boolean } | null = null;
 
   constructor(private readonly options: InboxOptions) {
@@ -309,15 +319,22 @@ export class SinoInbox {
 
   /** The store's first page (replacing what was loaded). */
   async fetchNotifications(storeId: string = this.state.activeStoreId): Promise<void> {
-    await this.loadPages(storeId, [FIRST_PAGE], 'replace');
+    this.feedState(storeId);
+    await this.queueLoad(storeId, 'first', () => this.loadPages(storeId, [FIRST_PAGE], 'replace'));
   }
 
-  /** The store's next page, only while the last page said `hasMore`. */
+  /**
+   * The store's next page, only while the last page said `hasMore`. Asked again before it is
+   * in, the page after it follows: each ask is one more page, none is lost or loaded twice.
+   */
   async fetchNextPage(storeId: string = this.state.activeStoreId): Promise<void> {
-    const feed = this.feedState(storeId);
-    if (feed.pages.length === 0) return this.fetchNotifications(storeId);
-    if (!feed.hasMore) return;
-    await this.loadPages(storeId, [FIRST_PAGE + feed.pages.length], 'append');
+    this.feedState(storeId);
+    await this.queueLoad(storeId, 'next', () => {
+      const feed = this.feedState(storeId);
+      if (feed.pages.length === 0) return this.loadPages(storeId, [FIRST_PAGE], 'replace');
+      if (!feed.hasMore) return Promise.resolve();
+      return this.loadPages(storeId, [FIRST_PAGE + feed.pages.length], 'append');
+    });
   }
 
   /** Every loaded page of every loaded store, again. */
@@ -332,12 +349,13 @@ export class SinoInbox {
         this.feedRefetch!.again = false;
         const loaded = Object.values(this.state.stores).filter((s) => s.status !== 'idle');
         await Promise.all(
-          loaded.map((s) =>
-            this.loadPages(
-              s.storeId,
-              Array.from({ length: Math.max(1, s.pages.length) }, (_, i) => FIRST_PAGE + i),
-              'replace',
-            ),
+          loaded.map(({ storeId }) =>
+            // The pages loaded when its turn comes, a next page that was running included.
+            this.queueLoad(storeId, 'loaded', () => {
+              const length = Math.max(1, this.feedState(storeId).pages.length);
+              const pages = Array.from({ length }, (_, i) => FIRST_PAGE + i);
+              return this.loadPages(storeId, pages, 'replace');
+            }),
           ),
         );
       } while (this.feedRefetch!.again);
@@ -712,6 +730,7 @@ export class SinoInbox {
     this.flushRemovals();
     this.generation++;
     this.inFlight.clear();
+    this.feedLoads = new Map();
     this.socket.disconnect();
     this.api.setToken(null);
     this.removeToken();
@@ -734,6 +753,32 @@ export class SinoInbox {
     await Promise.allSettled(work);
   }
 
+  /**
+   * Runs a store's loads one at a time, in order, each reading the state the one before left
+   * (an append never lands on pages a refetch has just replaced, nor twice). A reload asked
+   * again while the same reload is the last one queued is that one (one request for both);
+   * every next page is its own load. Loads of a dropped session do not run.
+   */
+  private queueLoad(storeId: string, key: FeedLoadKey, load: () => Promise<void>): Promise<void> {
+    const last = this.feedLoads.get(storeId);
+    if (last && key !== 'next' && last.key === key) return last.done;
+    const generation = this.generation;
+    const start = async () => {
+      if (generation === this.generation) await load();
+    };
+    // With nothing before it, it starts at once (its loading state shows with the call).
+    const done = last ? last.done.catch(() => undefined).then(start) : start();
+    const entry = { key, done };
+    const loads = this.feedLoads;
+    loads.set(storeId, entry);
+    void done
+      .catch(() => undefined)
+      .then(() => {
+        if (loads.get(storeId) === entry) loads.delete(storeId);
+      });
+    return done;
+  }
+
   private async loadPages(
     storeId: string,
     pageNumbers: number[],
@@ -741,7 +786,8 @@ export class SinoInbox {
   ): Promise<void> {
     const generation = this.generation;
     const feed = this.feedState(storeId);
-    this.patchFeed(storeId, { status: 'loading', error: null });
+    const loading = mode === 'append' ? 'next' : 'pages';
+    this.patchFeed(storeId, { status: 'loading', loading, error: null });
     try {
       const pages = await Promise.all(
         pageNumbers.map((page) =>
@@ -756,6 +802,7 @@ export class SinoInbox {
         notifications: this.listed(all),
         hasMore: last?.hasMore ?? false,
         status: 'success',
+        loading: null,
         error: null,
       });
     } catch (error) {
@@ -911,6 +958,7 @@ function emptyFeed(storeId: string, query: StoreQuery): FeedState {
     notifications: [],
     hasMore: false,
     status: 'idle',
+    loading: null,
     error: null,
     count: null,
   };

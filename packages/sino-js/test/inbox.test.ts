@@ -391,6 +391,55 @@ describe('feeds and stores', () => {
     expect(h.calls.length).toBe(before);
   });
 
+  it('two next pages asked at once load pages 1 and 2, each once: no message twice, none skipped', async () => {
+    await subscriberWith('p-twice', 25);
+    const h = open('p-twice', { stores: [{ storeId: 'default_store', query: { limit: 10 } }] });
+    await h.inbox.initialize();
+    await h.inbox.fetchNotifications();
+    const first = h.inbox.fetchNextPage();
+    // The list says which load is running: a next page, not a reload of the shown ones.
+    expect(feed(h.inbox.getSnapshot()).loading).toBe('next');
+    await Promise.all([first, h.inbox.fetchNextPage()]);
+    const state = feed(h.inbox.getSnapshot());
+    expect(state.notifications).toHaveLength(25);
+    expect(new Set(state.notifications.map((m) => m._id)).size).toBe(25);
+    expect(state.hasMore).toBe(false);
+    expect(state.loading).toBeNull();
+    const pages = h.calls
+      .filter((c) => c.path === '/notifications/feed')
+      .map((c) => c.search.get('page'));
+    expect(pages).toEqual(['0', '1', '2']);
+  });
+
+  it('a refetch while a next page loads keeps that page: it reads every loaded page once the next is in', async () => {
+    await subscriberWith('p-refetch', 15);
+    // Page 0 answers wait for the test (the refetch's), the rest go through.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    const h = open('p-refetch', {
+      stores: [{ storeId: 'default_store', query: { limit: 10 } }],
+      fetch: async (input, init) => {
+        const page = new URL(String(input)).searchParams.get('page');
+        if (holding && page === '0') await held;
+        return fetch(input, init);
+      },
+    });
+    await h.inbox.initialize();
+    await h.inbox.fetchNotifications();
+    holding = true;
+    const next = h.inbox.fetchNextPage();
+    const refetch = h.inbox.refetchFeeds();
+    await next;
+    release();
+    await refetch;
+    const state = feed(h.inbox.getSnapshot());
+    expect(state.notifications).toHaveLength(15);
+    expect(new Set(state.notifications.map((m) => m._id)).size).toBe(15);
+    expect(state.pages.map((p) => p.page)).toEqual([0, 1]);
+    expect(state.status).toBe('success');
+  });
+
   it('keeps one feed per store with its own query, and per-store (tab) counts', async () => {
     await t.session('st-ana');
     const row = await subscriberRow(t, 'st-ana');

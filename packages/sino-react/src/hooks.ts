@@ -42,6 +42,7 @@ const idleFeed = (storeId: string): FeedState => ({
   notifications: [],
   hasMore: false,
   status: 'idle',
+  loading: null,
   error: null,
   count: null,
 });
@@ -120,7 +121,7 @@ export interface UseNotificationsResult {
   status: FeedState['status'];
   /** First page loading. */
   isLoading: boolean;
-  /** A later page loading. */
+  /** A later page loading (not a refetch of the loaded ones). */
   isFetchingNextPage: boolean;
   error: string | null;
   fetchNextPage: () => Promise<void>;
@@ -150,7 +151,7 @@ export function useNotifications(options: { storeId?: string } = {}): UseNotific
     hasMore: feed.hasMore,
     status: feed.status,
     isLoading: loading && feed.pages.length === 0,
-    isFetchingNextPage: loading && feed.pages.length > 0,
+    isFetchingNextPage: loading && feed.loading === 'next',
     error: feed.error,
     fetchNextPage,
     refetch,

@@ -609,7 +609,7 @@ describe('section 9 sizes and timings, as rendered', () => {
     expect(document.querySelector('.sino')!.classList.contains('sino--light')).toBe(true);
   });
 
-  it('list 400 px high, action buttons 30 px, the popover 8 px below the bell, long dates on hover', async () => {
+  it('list 400 px high, action buttons 30 px, long dates on hover', async () => {
     await sino.seed('c-sizes-list', 1, {
       cta: {
         type: 'redirect',
@@ -620,7 +620,7 @@ describe('section 9 sizes and timings, as rendered', () => {
     const user = userEvent.setup();
     renderInbox('c-sizes-list', 'popover');
     await user.click(await screen.findByRole('button', { name: 'Notifications, 1 unseen' }));
-    expect(screen.getByRole('dialog').style.marginTop).toBe('8px');
+    // (The popover's 8 px below the bell is measured in a browser: e2e/sino-posicao.spec.ts.)
     await waitFor(() => expect(articles()).toHaveLength(1));
     expect(document.querySelector<HTMLElement>('.sino-list')!.style.height).toBe('400px');
     expect(screen.getByRole('button', { name: 'Ver' }).style.height).toBe('30px');
@@ -677,9 +677,16 @@ describe('section 9 sizes and timings, as rendered', () => {
     expect(screen.getByRole('menu')).toBeTruthy();
   });
 
-  it('checks the scroll position at most every 150 ms, and shows the scrollbar until 600 ms after scrolling', async () => {
+  it('checks the scroll position at most every 150 ms, a scroll inside that time when it is up, and shows the scrollbar until 600 ms after scrolling', async () => {
     await sino.seed('c-throttle', 15);
-    renderInbox('c-throttle', 'center');
+    const pages: string[] = [];
+    renderInbox('c-throttle', 'center', {
+      fetch: (input, init) => {
+        const url = new URL(String(input));
+        if (url.pathname.endsWith('/notifications/feed')) pages.push(url.searchParams.get('page')!);
+        return fetch(input, init);
+      },
+    });
     await waitFor(() => expect(articles()).toHaveLength(10));
     const area = document.querySelector<HTMLElement>('.sino-list')!;
     Object.defineProperty(area, 'scrollHeight', { configurable: true, value: 1000 });
@@ -689,17 +696,20 @@ describe('section 9 sizes and timings, as rendered', () => {
     fireEvent.scroll(area, { timeStamp: 50_000 });
     const scrolled = Date.now();
     expect(area.classList.contains('sino-list--scrolling')).toBe(true);
-    // 100 ms later, past 80 %: within the throttle, not checked.
+    // 50 and 100 ms later, past 80 %: inside the 150 ms, not checked at once…
     area.scrollTop = 500;
+    fireEvent.scroll(area, { timeStamp: 50_050 });
     fireEvent.scroll(area, { timeStamp: 50_100 });
-    await act(() => new Promise((r) => setTimeout(r, 300)));
-    expect(articles()).toHaveLength(10);
-    // The scrollbar stays while scrolling goes on (the last event 300 ms ago)…
+    expect(pages).toEqual(['0']);
+    // …but once they are up (the place where scrolling stopped), and once only.
+    await waitFor(() => expect(articles()).toHaveLength(15));
+    expect(pages).toEqual(['0', '1']);
+    // The scrollbar stays while scrolling goes on…
+    fireEvent.scroll(area, { timeStamp: 50_400 });
     expect(area.classList.contains('sino-list--scrolling')).toBe(true);
     await waitFor(() => expect(area.classList.contains('sino-list--scrolling')).toBe(false));
     expect(Date.now() - scrolled).toBeGreaterThanOrEqual(600);
-    // 150 ms after the last check: checked, and the next page comes.
-    fireEvent.scroll(area, { timeStamp: 50_150 });
-    await waitFor(() => expect(articles()).toHaveLength(15));
+    // Nothing more to load: no further page is asked for.
+    expect(pages).toEqual(['0', '1']);
   });
 });

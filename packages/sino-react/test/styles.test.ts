@@ -128,13 +128,45 @@ describe('stylesheet: the section 9 sizes', () => {
     );
   });
 
-  it('the item menu button shows on hover (or focus) only', () => {
+  it('the item menu button shows on hover or focus, and always where there is no hover (touch)', () => {
     expect(value('.sino-item-menu__button', 'opacity')).toBe('0');
     for (const shown of [
       '.sino-item:hover .sino-item-menu__button',
       '.sino-item:focus-within .sino-item-menu__button',
+      '.sino-item-menu__button:focus',
     ])
       expect(value(shown, 'opacity')).toBe('1');
+    const touch = rules.find(
+      (r) => r.within === '@media (hover: none)' && r.selectors.includes('.sino-item-menu__button'),
+    );
+    expect(touch?.declarations.get('opacity')).toBe('1');
+  });
+
+  it('preferences rows: a chevron, turned up while the row is open (no turning with reduced motion)', () => {
+    expect(
+      value(
+        ".sino-accordion__trigger[aria-expanded='true'] > .sino-accordion__chevron",
+        'transform',
+      ),
+    ).toBe('rotate(180deg)');
+    expect(value('.sino-accordion__chevron', 'transition')).toBe(
+      `transform ${ACCORDION_TRANSITION_MS}ms`,
+    );
+    const reduced = rules.find(
+      (r) =>
+        r.within === '@media (prefers-reduced-motion: reduce)' &&
+        r.selectors.includes('.sino-accordion__chevron'),
+    );
+    expect(reduced?.declarations.get('transition')).toBe('none');
+  });
+
+  it('popover and item menu: fixed boxes that floating.ts places, scrolling when capped', () => {
+    for (const box of ['.sino-popover__dialog', '.sino-item-menu__list']) {
+      expect(value(box, 'position')).toBe('fixed');
+      expect(value(box, 'overflow-y')).toBe('auto');
+    }
+    // Placed with physical left and top: the logical end set before placement is undone.
+    expect(value('.sino-popover__dialog[data-placement]', 'right')).toBe('auto');
   });
 
   it('loader and empty states are centred', () => {

@@ -1,9 +1,37 @@
-import type { Ref } from 'react';
+import { useLayoutEffect, useRef, useState, type Ref, type RefObject } from 'react';
 import { HEADER_HEIGHT_PX } from '@sino/js';
 import { useTranslations } from '../hooks.js';
 import { badgeText } from './bell.js';
-import { CogIcon } from './icons.js';
+import { CheckAllIcon, CogIcon } from './icons.js';
 import { ItemMenu, type ItemMenuEntry } from './item-menu.js';
+
+/** "Mark all as read"'s inline padding with its words shown (styles.css). */
+const MARK_ALL_PADDING_PX = 4;
+
+/**
+ * Whether "mark all as read" fits in words in the room the header's line leaves it (`room`,
+ * an element as wide as that room whatever it holds); otherwise (a phone, a long translation)
+ * it shows an icon, its words kept as its name and tooltip. The words' width is read even
+ * while they are hidden (their scroll width), so the answer does not depend on which is shown.
+ */
+function useWordsFit(
+  room: RefObject<HTMLElement | null>,
+  words: RefObject<HTMLElement | null>,
+): boolean {
+  const [fit, setFit] = useState(true);
+  useLayoutEffect(() => {
+    const box = room.current;
+    const label = words.current;
+    if (!box || !label || typeof ResizeObserver === 'undefined') return;
+    // The room changes with the header's width, the badge and the title (a language arriving).
+    const observer = new ResizeObserver(() =>
+      setFit(label.scrollWidth + MARK_ALL_PADDING_PX <= box.clientWidth),
+    );
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [room, words]);
+  return fit;
+}
 
 export interface HeaderProps {
   unseenCount: number;
@@ -27,7 +55,8 @@ export interface HeaderProps {
 
 /**
  * Title, unseen badge (only without tabs, only above 0), mark all as read, the "More actions"
- * menu (the item menu's menu button, with its own name) and the cog.
+ * menu (the item menu's menu button, with its own name) and the cog, on one line at any width:
+ * "mark all as read" becomes an icon when its words do not fit.
  */
 export function Header({
   unseenCount,
@@ -42,8 +71,14 @@ export function Header({
   moreActionsRef,
 }: HeaderProps) {
   const { lang, t } = useTranslations();
+  const room = useRef<HTMLSpanElement>(null);
+  const words = useRef<HTMLSpanElement>(null);
+  const compact = !useWordsFit(room, words);
   return (
-    <header className="sino-header" style={{ height: HEADER_HEIGHT_PX }}>
+    <header
+      className={['sino-header', compact && 'sino-header--compact'].filter(Boolean).join(' ')}
+      style={{ height: HEADER_HEIGHT_PX }}
+    >
       <h2 className="sino-header__title" id={titleId}>
         {t('notifications')}
       </h2>
@@ -52,14 +87,21 @@ export function Header({
           {badgeText(unseenCount, lang)}
         </span>
       )}
-      <button
-        type="button"
-        className="sino-header__mark-all"
-        disabled={!hasUnread}
-        onClick={onMarkAllAsRead}
-      >
-        {t('markAllAsRead')}
-      </button>
+      <span ref={room} className="sino-header__room">
+        <button
+          type="button"
+          className="sino-header__mark-all"
+          disabled={!hasUnread}
+          title={compact ? t('markAllAsRead') : undefined}
+          onClick={onMarkAllAsRead}
+        >
+          {compact && <CheckAllIcon />}
+          {/* Hidden when the icon shows: the button's name still. */}
+          <span ref={words} className={compact ? 'sino-visually-hidden' : undefined}>
+            {t('markAllAsRead')}
+          </span>
+        </button>
+      </span>
       {moreActions.length > 0 && (
         <ItemMenu
           entries={moreActions}

@@ -48,6 +48,27 @@ export function CogIcon() {
   );
 }
 
+/** Two check marks: "mark all as read" where its words do not fit. */
+export function CheckAllIcon() {
+  return (
+    <Icon
+      size={20}
+      d="M1 12.6 2.4 11.2 6.9 15.7 16 6.6 17.4 8 6.9 18.5 1 12.6ZM11.5 17.1 12.9 18.5 23.4 8 22 6.6 11.5 17.1Z"
+    />
+  );
+}
+
+/** A chevron pointing down (an accordion row's; turned up while the row is open). */
+export function ChevronIcon() {
+  return (
+    <Icon
+      className="sino-icon sino-accordion__chevron"
+      size={20}
+      d="M7.4 8.6 12 13.2l4.6-4.6L18 10l-6 6-6-6 1.4-1.4Z"
+    />
+  );
+}
+
 export function EmptyIllustration() {
   return (
     <svg

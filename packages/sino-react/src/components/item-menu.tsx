@@ -1,6 +1,7 @@
 import {
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
   type KeyboardEvent,
@@ -10,6 +11,10 @@ import {
 import { MENU_CLOSE_DELAY_MS, isUnread, type Message } from '@sino/js';
 import { useTranslations } from '../hooks.js';
 import type { TranslationKey } from '../i18n/index.js';
+import { keepInView } from './floating.js';
+
+/** Space between the menu button and its menu. */
+const MENU_GAP_PX = 4;
 
 export interface ItemMenuEntry {
   label: string;
@@ -85,7 +90,9 @@ export interface ItemMenuProps {
  * WAI-ARIA menu button pattern: the button opens a `role="menu"`
  * with focus on its first entry; Arrow Up/Down, Home and End move, Enter or Space picks,
  * Escape closes and gives focus back to the button, Tab closes. Clicks stay inside (they are
- * not the item's own click).
+ * not the item's own click). The menu floats under the button (above it when there is no
+ * room), inside the list it scrolls in (the panel for the header's) and the viewport: never
+ * cut by the list's edge.
  */
 export function ItemMenu({ entries, label, className, icon, buttonRef }: ItemMenuProps) {
   const { t } = useTranslations();
@@ -100,6 +107,15 @@ export function ItemMenu({ entries, label, className, icon, buttonRef }: ItemMen
   const closing = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(closing.current), []);
 
+  useLayoutEffect(() => {
+    const trigger = button();
+    if (!open || !trigger || !menu.current) return;
+    return keepInView(trigger, menu.current, {
+      placement: 'bottom-end',
+      gap: MENU_GAP_PX,
+      boundary: trigger.closest('.sino-list, .sino-center'),
+    });
+  }, [open]);
   useEffect(() => {
     if (open) menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
   }, [open]);

@@ -7,7 +7,13 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
-import { LOADER_MIN_HEIGHT_PX, isUnread, type ButtonType, type Message } from '@sino/js';
+import {
+  LOADER_MIN_HEIGHT_PX,
+  SCROLL_AREA_HEIGHT_PX,
+  isUnread,
+  type ButtonType,
+  type Message,
+} from '@sino/js';
 import {
   useActions,
   useCounts,
@@ -34,6 +40,9 @@ import { UserPreferences, type UserPreferencesProps } from './preferences.js';
 import { useUndoableRemoval } from './undo-removal.js';
 import { EmptyState, ErrorState, Loader } from './states.js';
 import { SinoRoot } from './root.js';
+
+// The popover places its dialog with what the panel's menus use: it comes in the panel's chunk.
+export { keepInView } from './floating.js';
 
 export interface NotificationCenterProps {
   /** Called with an item once clicked (after it is marked read). */
@@ -286,8 +295,14 @@ export function NotificationCenter({
         }
       />
     );
+  // As high as the list in every state (loader, error, empty): the panel keeps its size.
   const viewBody = (
-    <div ref={body} className="sino-center__body" tabIndex={-1}>
+    <div
+      ref={body}
+      className="sino-center__body"
+      tabIndex={-1}
+      style={{ minHeight: SCROLL_AREA_HEIGHT_PX }}
+    >
       {content}
       {removal.note}
     </div>

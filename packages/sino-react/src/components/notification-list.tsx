@@ -1,4 +1,11 @@
-import { useCallback, useRef, type KeyboardEvent, type ReactNode, type UIEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  type KeyboardEvent,
+  type ReactNode,
+  type UIEvent,
+} from 'react';
 import {
   INFINITE_SCROLL_THRESHOLD,
   SCROLL_AREA_HEIGHT_PX,
@@ -48,8 +55,12 @@ export function nearBottom(
 
 /**
  * The feed: a 400 px scroll area holding a WAI-ARIA `feed` of `<article>`s. Scrolling past
- * 80 % asks for the next page while more exist (throttled to one check per 150 ms); Page
- * Down / Page Up move focus to the next / previous item.
+ * 80 % asks for the next page while more exist, checked at most every 150 ms: a scroll inside
+ * that time is checked when it is up, so the place where scrolling stopped is never skipped.
+ * The place is checked again whenever a page has come in (a short page, or scrolling while it
+ * loaded, may leave the end still in sight, where no further scroll event comes). A spinner
+ * shows at the end while a page loads. Page Down / Page Up move focus to the next / previous
+ * item.
  */
 export function NotificationList({
   notifications,
@@ -64,19 +75,45 @@ export function NotificationList({
   label,
 }: NotificationListProps) {
   const { t } = useTranslations();
-  const lastCheck = useRef(0);
+  const area = useRef<HTMLDivElement>(null);
   const scroll = useScrolling();
   const markScrolling = scroll.onScroll;
+  const check = useCallback(() => {
+    if (area.current && hasMore && !loading && nearBottom(area.current)) void fetchNextPage();
+  }, [hasMore, loading, fetchNextPage]);
+  // The timer's check reads this render's props, not those of the scroll that set it.
+  const latestCheck = useRef(check);
+  useEffect(() => {
+    latestCheck.current = check;
+  });
+  // When the position was last checked, on the scroll events' clock; a check that waits.
+  const lastCheck = useRef(-Infinity);
+  const pending = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(pending.current), []);
   const onScroll = useCallback(
     (event: UIEvent<HTMLDivElement>) => {
       markScrolling();
-      const at = event.timeStamp || Date.now();
-      if (at - lastCheck.current < SCROLL_THROTTLE_MS) return;
-      lastCheck.current = at;
-      if (hasMore && !loading && nearBottom(event.currentTarget)) void fetchNextPage();
+      if (pending.current !== undefined) return;
+      const at = event.timeStamp || performance.now();
+      const wait = lastCheck.current + SCROLL_THROTTLE_MS - at;
+      if (wait <= 0) {
+        lastCheck.current = at;
+        latestCheck.current();
+        return;
+      }
+      pending.current = window.setTimeout(() => {
+        pending.current = undefined;
+        lastCheck.current += SCROLL_THROTTLE_MS;
+        latestCheck.current();
+      }, wait);
     },
-    [hasMore, loading, fetchNextPage, markScrolling],
+    [markScrolling],
   );
+  // A page came in (or the list first showed): is the end still in sight? (Not after a page
+  // that failed: its "Try again", or the next scroll, asks again.)
+  useEffect(() => {
+    latestCheck.current();
+  }, [notifications.length]);
   const onItemKeyDown = useCallback((event: KeyboardEvent<HTMLElement>) => {
     if (event.key !== 'PageDown' && event.key !== 'PageUp') return;
     const article = (event.target as HTMLElement).closest('article');
@@ -90,6 +127,7 @@ export function NotificationList({
   const setSize = hasMore ? -1 : notifications.length;
   return (
     <div
+      ref={area}
       className={['sino-list', scroll.scrolling && 'sino-list--scrolling']
         .filter(Boolean)
         .join(' ')}
@@ -118,7 +156,8 @@ export function NotificationList({
       </div>
       {loading && notifications.length > 0 && (
         <p className="sino-list__more" role="status">
-          {t('loadingMore')}
+          <span className="sino-loader__spinner sino-list__spinner" aria-hidden="true" />
+          <span className="sino-visually-hidden">{t('loadingMore')}</span>
         </p>
       )}
       {trailing}

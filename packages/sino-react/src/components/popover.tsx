@@ -1,16 +1,19 @@
 import {
-  Component,
-  Suspense,
-  lazy,
   useCallback,
   useEffect,
+  useLayoutEffect,
   useRef,
   useState,
   type ComponentType,
   type KeyboardEvent,
-  type ReactNode,
 } from 'react';
-import { CHUNK_LOADING_TIMEOUT_MS, LOADER_MIN_HEIGHT_PX, POPOVER_OFFSET_PX } from '@sino/js';
+import {
+  BREAKPOINTS_PX,
+  CHUNK_LOADING_TIMEOUT_MS,
+  HEADER_HEIGHT_PX,
+  POPOVER_OFFSET_PX,
+  SCROLL_AREA_HEIGHT_PX,
+} from '@sino/js';
 import {
   useMarkNotificationsAs,
   useSinoInbox,
@@ -18,7 +21,9 @@ import {
   useUnseenCountChanged,
 } from '../hooks.js';
 import { Bell } from './bell.js';
-// Only the type: the panel itself is a chunk of its own, fetched when first needed (below).
+// Only types: the panel, with the positioning, is a chunk of its own, fetched ahead (below).
+import type { KeepInViewOptions } from './floating.js';
+import type * as PanelChunk from './notification-center.js';
 import type { NotificationCenterProps } from './notification-center.js';
 import { SinoRoot } from './root.js';
 import { ErrorState, Loader } from './states.js';
@@ -31,11 +36,14 @@ function focusableIn(container: HTMLElement): HTMLElement[] {
 }
 
 /**
- * The panel (notification center, list, items, menus, tabs, preferences and DOMPurify) is not
- * part of the initial load: its chunk is fetched once, when the bell is first hovered, focused
- * or clicked. A failed fetch is forgotten, so the next attempt fetches again.
+ * The panel (notification center, list, items, menus, tabs, preferences and DOMPurify) and the
+ * positioning (floating.ts, which its menus use too) are not part of the initial load: their
+ * chunk is fetched once, as soon as the bell is drawn. A failed fetch is forgotten, so the
+ * next attempt fetches again. Once in, the panel is drawn at once.
  */
-let panelChunk: Promise<{ NotificationCenter: ComponentType<NotificationCenterProps> }> | undefined;
+type PanelModule = typeof PanelChunk;
+let panelChunk: Promise<PanelModule> | undefined;
+let loadedPanel: PanelModule | undefined;
 function loadPanel() {
   if (panelChunk) return panelChunk;
   // A chunk that has not arrived after the spec's 120 s counts as failed (the error state
@@ -48,6 +56,7 @@ function loadPanel() {
     );
   });
   panelChunk = Promise.race([import('./notification-center.js'), timeout])
+    .then((panel) => (loadedPanel = panel))
     .catch((error: unknown) => {
       panelChunk = undefined;
       throw error;
@@ -56,6 +65,16 @@ function loadPanel() {
   return panelChunk;
 }
 const preloadPanel = () => void loadPanel().catch(() => undefined);
+
+/** The dialog: under the bell, aligned with its end, as wide as the viewport on a phone. */
+const dialogPlacement: KeepInViewOptions = {
+  placement: 'bottom-end',
+  gap: POPOVER_OFFSET_PX,
+  fullWidthBelow: BREAKPOINTS_PX[0],
+};
+
+/** The panel's height (header and list), which the loader and errors keep until it is in. */
+const PANEL_MIN_HEIGHT_PX = HEADER_HEIGHT_PX + SCROLL_AREA_HEIGHT_PX;
 
 interface PanelProps extends NotificationCenterProps {
   /** Called once the panel is drawn (its chunk is in): focus moves into it. */
@@ -73,41 +92,26 @@ function ShownPanel({
   return <Center {...props} />;
 }
 
-/** React.lazy keeps a failure for good: a failed panel gets a new lazy component to retry. */
-let panelFailed = false;
-const lazyPanel = () =>
-  lazy(() =>
+/**
+ * The panel's module while the dialog is open: `undefined` while its chunk loads, `failed`
+ * when it could not be fetched (offline, a new deployment; `retry` fetches it again).
+ */
+function usePanelChunk(open: boolean) {
+  const [loaded, setLoaded] = useState<PanelModule>();
+  const [failed, setFailed] = useState(false);
+  const panel = loaded ?? loadedPanel;
+  useEffect(() => {
+    if (!open || panel || failed) return;
+    let current = true;
     loadPanel().then(
-      ({ NotificationCenter }) => ({
-        default: (props: PanelProps) => <ShownPanel center={NotificationCenter} {...props} />,
-      }),
-      (error: unknown) => {
-        panelFailed = true;
-        throw error;
-      },
-    ),
-  );
-let Panel = lazyPanel();
-function retryPanelIfFailed() {
-  if (!panelFailed) return;
-  panelFailed = false;
-  Panel = lazyPanel();
-}
-
-/** The panel's chunk failed to load (offline, a new deployment): a message and "Try again". */
-class PanelBoundary extends Component<
-  { fallback: (retry: () => void) => ReactNode; children: ReactNode },
-  { failed: boolean }
-> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override render() {
-    return this.state.failed
-      ? this.props.fallback(() => this.setState({ failed: false }))
-      : this.props.children;
-  }
+      (module) => current && setLoaded(module),
+      () => current && setFailed(true),
+    );
+    return () => {
+      current = false;
+    };
+  }, [open, panel, failed]);
+  return { panel, failed, retry: () => setFailed(false) };
 }
 
 export type PopoverNotificationCenterProps = NotificationCenterProps;
@@ -115,8 +119,10 @@ export type PopoverNotificationCenterProps = NotificationCenterProps;
 /**
  * The bell and, once clicked, the inbox in a dialog: focus moves into it and is kept there
  * (Tab and Shift+Tab wrap), Escape or a click outside closes it and focus returns to the bell.
- * Closing marks the active store's loaded notifications seen (spec section 4). The panel is
- * loaded on first opening (the spec's loader meanwhile); the bell, counts and socket are not.
+ * Closing marks the active store's loaded notifications seen (spec section 4). The dialog
+ * places itself inside the viewport wherever the host put the bell (floating.ts). The first
+ * page of notifications and the panel's chunk are loaded ahead, once the bell is drawn, so the
+ * first opening shows the list at once (the spec's loader only if the user was quicker).
  */
 export function PopoverNotificationCenter({
   onUnseenCountChanged,
@@ -130,11 +136,37 @@ export function PopoverNotificationCenter({
   const [open, setOpen] = useState(false);
   const bell = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
+  const chunk = usePanelChunk(open);
 
+  useEffect(preloadPanel, []);
+  // A chunk that failed is fetched again on the next opening.
   const openPanel = () => {
-    retryPanelIfFailed();
+    chunk.retry();
     setOpen(true);
   };
+  // The first page comes with the bell, not with the first opening.
+  useEffect(() => {
+    void inbox?.setFetchingStrategy({ fetchNotifications: true });
+  }, [inbox]);
+  // Placed before it is painted, and kept in view while open.
+  useLayoutEffect(() => {
+    const reference = bell.current;
+    const box = dialog.current;
+    if (!open || !reference || !box) return;
+    let stop: (() => void) | undefined;
+    let closed = false;
+    const place = ({ keepInView }: PanelModule) => {
+      if (!closed) stop = keepInView(reference, box, dialogPlacement);
+    };
+    // Not in yet (opened before the browser was idle): the styles' place until it is.
+    if (loadedPanel) place(loadedPanel);
+    else void loadPanel().then(place, () => undefined);
+    return () => {
+      closed = true;
+      stop?.();
+    };
+  }, [open]);
+
   const close = useCallback(() => {
     setOpen(false);
     bell.current?.focus();
@@ -211,27 +243,23 @@ export function PopoverNotificationCenter({
           aria-label={t('dialogLabel')}
           tabIndex={-1}
           className="sino-popover__dialog"
-          style={{ marginTop: POPOVER_OFFSET_PX }}
           onKeyDown={onKeyDown}
         >
-          <PanelBoundary
-            fallback={(retry) => (
-              <ErrorState
-                message={t('errorLoadNotifications')}
-                minHeight={LOADER_MIN_HEIGHT_PX}
-                onRetry={() => {
-                  // "Try again" goes with the retry: focus waits on the dialog meanwhile.
-                  dialog.current?.focus();
-                  retryPanelIfFailed();
-                  retry();
-                }}
-              />
-            )}
-          >
-            <Suspense fallback={<Loader />}>
-              <Panel {...props} onShown={onShown} />
-            </Suspense>
-          </PanelBoundary>
+          {chunk.failed ? (
+            <ErrorState
+              message={t('errorLoadNotifications')}
+              minHeight={PANEL_MIN_HEIGHT_PX}
+              onRetry={() => {
+                // "Try again" goes with the retry: focus waits on the dialog meanwhile.
+                dialog.current?.focus();
+                chunk.retry();
+              }}
+            />
+          ) : chunk.panel ? (
+            <ShownPanel center={chunk.panel.NotificationCenter} {...props} onShown={onShown} />
+          ) : (
+            <Loader minHeight={PANEL_MIN_HEIGHT_PX} />
+          )}
         </div>
       )}
     </SinoRoot>

@@ -10,7 +10,7 @@ import {
 } from '@sino/js';
 import { usePreferences, useSession, useSinoInbox, useTranslations } from '../hooks.js';
 import type { TranslationKey } from '../i18n/index.js';
-import { ChannelIcon, EmptyIllustration } from './icons.js';
+import { ChannelIcon, ChevronIcon, EmptyIllustration } from './icons.js';
 import { useScrolling } from './scrolling.js';
 import { ErrorState, Loader } from './states.js';
 
@@ -127,7 +127,12 @@ export function UserPreferences({ preferenceFilter }: UserPreferencesProps) {
       </div>
     );
   return (
-    <div ref={view} className="sino-preferences-view" tabIndex={-1}>
+    <div
+      ref={view}
+      className="sino-preferences-view"
+      tabIndex={-1}
+      style={{ minHeight: SCROLL_AREA_HEIGHT_PX }}
+    >
       {content}
     </div>
   );
@@ -154,10 +159,12 @@ function PreferenceItem({
   const headerId = useId();
   const panelId = useId();
   const channels = Object.entries(entry.preference.channels) as [ChannelType, boolean][];
-  const enabledLabels = channels
-    .filter(([, on]) => on)
-    .map(([channel]) => t(channelKeys[channel]))
-    .join(', ');
+  // The channels that are on; with none on, the row says so rather than leave its line blank.
+  const enabledLabels =
+    channels
+      .filter(([, on]) => on)
+      .map(([channel]) => t(channelKeys[channel]))
+      .join(', ') || t('channelsOff');
   return (
     <section className="sino-accordion" data-value={entry.template._id}>
       <h3 className="sino-accordion__heading">
@@ -170,11 +177,14 @@ function PreferenceItem({
           aria-controls={panelId}
           onClick={() => onOpenChange(!open)}
         >
-          {/* The host's text: its own direction (Latin inside an Arabic widget, say). */}
-          <span className="sino-accordion__name" dir="auto">
-            {entry.template.name}
+          <span className="sino-accordion__text">
+            {/* The host's text: its own direction (Latin inside an Arabic widget, say). */}
+            <span className="sino-accordion__name" dir="auto">
+              {entry.template.name}
+            </span>
+            <span className="sino-accordion__channels">{enabledLabels}</span>
           </span>
-          <span className="sino-accordion__channels">{enabledLabels}</span>
+          <ChevronIcon />
         </button>
       </h3>
       <div

@@ -2,11 +2,11 @@ import { EMPTY_STATE_MIN_HEIGHT_PX, LOADER_MIN_HEIGHT_PX } from '@sino/js';
 import { useTranslations } from '../hooks.js';
 import { EmptyIllustration } from './icons.js';
 
-/** A centred spinner, at least 300 px high, announced as "loading". */
-export function Loader() {
+/** A centred spinner, at least 300 px high (or `minHeight`), announced as "loading". */
+export function Loader({ minHeight = LOADER_MIN_HEIGHT_PX }: { minHeight?: number }) {
   const { t } = useTranslations();
   return (
-    <div className="sino-loader" role="status" style={{ minHeight: LOADER_MIN_HEIGHT_PX }}>
+    <div className="sino-loader" role="status" style={{ minHeight }}>
       <span className="sino-loader__spinner" aria-hidden="true" />
       <span className="sino-visually-hidden">{t('loading')}</span>
     </div>

@@ -75,6 +75,8 @@ export interface Translations {
   channelChat: string;
   channelPush: string;
   channelInApp: string;
+  /** A preferences row whose channels are all switched off (said instead of those on). */
+  channelsOff: string;
   /** A preference switch: `{channel}` for the workflow `{workflow}`. */
   channelSwitchLabel: string;
   /** Shown for a moment after a preference is saved. */

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Klets',
     channelPush: 'Stootkennisgewing',
     channelInApp: 'In die toep',
+    channelsOff: 'Af',
     channelSwitchLabel: '{channel} vir {workflow}',
     saved: 'Gestoor',
     loading: 'Laai tans…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'ውይይት',
     channelPush: 'ግፋ ማሳወቂያ',
     channelInApp: 'በመተግበሪያ ውስጥ',
+    channelsOff: 'ጠፍቷል',
     channelSwitchLabel: '{channel} ለ{workflow}',
     saved: 'ተቀምጧል',
     loading: 'በመጫን ላይ…',

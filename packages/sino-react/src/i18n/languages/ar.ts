@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'الدردشة',
     channelPush: 'الإشعارات الفورية',
     channelInApp: 'داخل التطبيق',
+    channelsOff: 'معطّل',
     channelSwitchLabel: '{channel} لـ {workflow}',
     saved: 'تم الحفظ',
     loading: 'جارٍ التحميل…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'চেট',
     channelPush: 'পুশ্ব',
     channelInApp: 'এপৰ ভিতৰত',
+    channelsOff: 'বন্ধ',
     channelSwitchLabel: '{workflow}ৰ বাবে {channel}',
     saved: 'ছেভ কৰা হ’ল',
     loading: 'ল’ড হৈ আছে…',

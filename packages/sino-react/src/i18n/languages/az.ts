@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Çat',
     channelPush: 'Push',
     channelInApp: 'Tətbiqdaxili',
+    channelsOff: 'Söndürülüb',
     channelSwitchLabel: '{workflow} üçün {channel}',
     saved: 'Yadda saxlanıldı',
     loading: 'Yüklənir…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Чат',
     channelPush: 'Push',
     channelInApp: 'Ҡушымта эсендә',
+    channelsOff: 'Һүндерелгән',
     channelSwitchLabel: '{workflow} өсөн {channel}',
     saved: 'Һаҡланды',
     loading: 'Тейәлә…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Чат',
     channelPush: 'Push',
     channelInApp: 'У праграме',
+    channelsOff: 'Выключана',
     channelSwitchLabel: '{channel} для «{workflow}»',
     saved: 'Захавана',
     loading: 'Загрузка…',

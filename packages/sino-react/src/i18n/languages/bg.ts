@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Чат',
     channelPush: 'Push',
     channelInApp: 'В приложението',
+    channelsOff: 'Изключено',
     channelSwitchLabel: '{channel} за „{workflow}“',
     saved: 'Запазено',
     loading: 'Зареждане…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'चैट',
     channelPush: 'पुश',
     channelInApp: 'ऐप में',
+    channelsOff: 'बंद',
     channelSwitchLabel: '{workflow} खातिर {channel}',
     saved: 'सहेज लिहल गइल',
     loading: 'लोड हो रहल बा…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'চ্যাট',
     channelPush: 'পুশ',
     channelInApp: 'অ্যাপের ভিতরে',
+    channelsOff: 'বন্ধ',
     channelSwitchLabel: '{workflow}-এর জন্য {channel}',
     saved: 'সংরক্ষিত হয়েছে',
     loading: 'লোড হচ্ছে…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'U aplikaciji',
+    channelsOff: 'Isključeno',
     channelSwitchLabel: '{channel} za „{workflow}”',
     saved: 'Sačuvano',
     loading: 'Učitavanje…',

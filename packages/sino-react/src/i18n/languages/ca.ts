@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Xat',
     channelPush: 'Push',
     channelInApp: 'A l’aplicació',
+    channelsOff: 'Desactivat',
     channelSwitchLabel: '{channel} per a {workflow}',
     saved: 'Desat',
     loading: 'S’està carregant…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'V aplikaci',
+    channelsOff: 'Vypnuto',
     channelSwitchLabel: '{channel} pro „{workflow}“',
     saved: 'Uloženo',
     loading: 'Načítání…',

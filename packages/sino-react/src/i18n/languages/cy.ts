@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Sgwrs',
     channelPush: 'Gwthio',
     channelInApp: 'Yn yr ap',
+    channelsOff: 'I ffwrdd',
     channelSwitchLabel: '{channel} ar gyfer {workflow}',
     saved: 'Wedi’i gadw',
     loading: 'Wrthi’n llwytho…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'I appen',
+    channelsOff: 'Fra',
     channelSwitchLabel: '{channel} for {workflow}',
     saved: 'Gemt',
     loading: 'Indlæser…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'In der App',
+    channelsOff: 'Aus',
     channelSwitchLabel: '{channel} für {workflow}',
     saved: 'Gespeichert',
     loading: 'Wird geladen…',

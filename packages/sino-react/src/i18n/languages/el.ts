@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Συνομιλία',
     channelPush: 'Push',
     channelInApp: 'Στην εφαρμογή',
+    channelsOff: 'Απενεργοποιημένο',
     channelSwitchLabel: '{channel} για {workflow}',
     saved: 'Αποθηκεύτηκε',
     loading: 'Φόρτωση…',

@@ -44,6 +44,7 @@ const en: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'In-app',
+    channelsOff: 'Off',
     channelSwitchLabel: '{channel} for {workflow}',
     saved: 'Saved',
     loading: 'Loading…',

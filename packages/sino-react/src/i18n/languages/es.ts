@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'En la aplicación',
+    channelsOff: 'Desactivado',
     channelSwitchLabel: '{channel} para {workflow}',
     saved: 'Guardado',
     loading: 'Cargando…',

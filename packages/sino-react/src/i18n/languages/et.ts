@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Vestlus',
     channelPush: 'Tõuketeavitus',
     channelInApp: 'Rakenduses',
+    channelsOff: 'Väljas',
     channelSwitchLabel: '{channel}: {workflow}',
     saved: 'Salvestatud',
     loading: 'Laadimine…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Txata',
     channelPush: 'Push',
     channelInApp: 'Aplikazioan',
+    channelsOff: 'Desaktibatuta',
     channelSwitchLabel: '{channel}: {workflow}',
     saved: 'Gordeta',
     loading: 'Kargatzen…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'گفتگو',
     channelPush: 'اعلان فوری',
     channelInApp: 'درون برنامه',
+    channelsOff: 'خاموش',
     channelSwitchLabel: '{channel} برای {workflow}',
     saved: 'ذخیره شد',
     loading: 'در حال بارگیری…',

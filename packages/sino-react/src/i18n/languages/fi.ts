@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'Sovelluksessa',
+    channelsOff: 'Pois päältä',
     channelSwitchLabel: '{channel}: {workflow}',
     saved: 'Tallennettu',
     loading: 'Ladataan…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Messagerie',
     channelPush: 'Push',
     channelInApp: 'Dans l’application',
+    channelsOff: 'Désactivé',
     channelSwitchLabel: '{channel} pour {workflow}',
     saved: 'Enregistré',
     loading: 'Chargement…',

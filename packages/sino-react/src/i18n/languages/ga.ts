@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Comhrá',
     channelPush: 'Brú-fhógra',
     channelInApp: 'San aip',
+    channelsOff: 'As',
     channelSwitchLabel: '{channel} do {workflow}',
     saved: 'Sábháilte',
     loading: 'Á lódáil…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'Na aplicación',
+    channelsOff: 'Desactivado',
     channelSwitchLabel: '{channel} para {workflow}',
     saved: 'Gardado',
     loading: 'Cargando…',

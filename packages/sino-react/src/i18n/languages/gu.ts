@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'ચેટ',
     channelPush: 'પુશ',
     channelInApp: 'ઍપમાં',
+    channelsOff: 'બંધ',
     channelSwitchLabel: '{workflow} માટે {channel}',
     saved: 'સાચવ્યું',
     loading: 'લોડ થઈ રહ્યું છે…',

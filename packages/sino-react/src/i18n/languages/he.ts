@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'צ׳אט',
     channelPush: 'דחיפה',
     channelInApp: 'בתוך האפליקציה',
+    channelsOff: 'כבוי',
     channelSwitchLabel: '{channel} עבור {workflow}',
     saved: 'נשמר',
     loading: 'בטעינה…',

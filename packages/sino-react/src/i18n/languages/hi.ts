@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'चैट',
     channelPush: 'पुश',
     channelInApp: 'ऐप में',
+    channelsOff: 'बंद',
     channelSwitchLabel: '{workflow} के लिए {channel}',
     saved: 'सहेजा गया',
     loading: 'लोड हो रहा है…',

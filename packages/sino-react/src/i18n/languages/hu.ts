@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Csevegés',
     channelPush: 'Push',
     channelInApp: 'Az alkalmazásban',
+    channelsOff: 'Kikapcsolva',
     channelSwitchLabel: '{channel} – {workflow}',
     saved: 'Mentve',
     loading: 'Betöltés…',

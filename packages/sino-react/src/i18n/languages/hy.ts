@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Զրույց',
     channelPush: 'Push',
     channelInApp: 'Հավելվածում',
+    channelsOff: 'Անջատված',
     channelSwitchLabel: '{channel}՝ {workflow}',
     saved: 'Պահպանված է',
     loading: 'Բեռնվում է…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Obrolan',
     channelPush: 'Push',
     channelInApp: 'Dalam aplikasi',
+    channelsOff: 'Nonaktif',
     channelSwitchLabel: '{channel} untuk {workflow}',
     saved: 'Tersimpan',
     loading: 'Memuat…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Nkata',
     channelPush: 'Ọkwa mkpali',
     channelInApp: 'N’ime ngwa',
+    channelsOff: 'Agbanyụọ',
     channelSwitchLabel: '{channel} maka {workflow}',
     saved: 'Echekwala',
     loading: 'Na-ebugo…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Spjall',
     channelPush: 'Ýtitilkynning',
     channelInApp: 'Í forritinu',
+    channelsOff: 'Slökkt',
     channelSwitchLabel: '{channel} fyrir {workflow}',
     saved: 'Vistað',
     loading: 'Hleður…',

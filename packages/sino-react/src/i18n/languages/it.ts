@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'Nell’app',
+    channelsOff: 'Disattivato',
     channelSwitchLabel: '{channel} per {workflow}',
     saved: 'Salvato',
     loading: 'Caricamento…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'チャット',
     channelPush: 'プッシュ',
     channelInApp: 'アプリ内',
+    channelsOff: 'オフ',
     channelSwitchLabel: '{workflow} の{channel}',
     saved: '保存しました',
     loading: '読み込み中…',

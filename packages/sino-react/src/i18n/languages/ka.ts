@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'ჩატი',
     channelPush: 'Push',
     channelInApp: 'აპში',
+    channelsOff: 'გამორთულია',
     channelSwitchLabel: '{channel} — {workflow}',
     saved: 'შენახულია',
     loading: 'იტვირთება…',

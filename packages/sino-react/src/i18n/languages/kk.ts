@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Чат',
     channelPush: 'Push',
     channelInApp: 'Қолданба ішінде',
+    channelsOff: 'Өшірулі',
     channelSwitchLabel: '{workflow} үшін {channel}',
     saved: 'Сақталды',
     loading: 'Жүктелуде…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'ជជែក',
     channelPush: 'ជូនដំណឹងភ្លាមៗ',
     channelInApp: 'ក្នុងកម្មវិធី',
+    channelsOff: 'បិទ',
     channelSwitchLabel: '{channel} សម្រាប់ {workflow}',
     saved: 'បានរក្សាទុក',
     loading: 'កំពុងផ្ទុក…',

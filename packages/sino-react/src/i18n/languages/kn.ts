@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'ಚಾಟ್',
     channelPush: 'ಪುಶ್',
     channelInApp: 'ಆ್ಯಪ್‌ನಲ್ಲಿ',
+    channelsOff: 'ಆಫ್',
     channelSwitchLabel: '{workflow} ಗಾಗಿ {channel}',
     saved: 'ಉಳಿಸಲಾಗಿದೆ',
     loading: 'ಲೋಡ್ ಆಗುತ್ತಿದೆ…',

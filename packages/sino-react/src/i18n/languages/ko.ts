@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: '채팅',
     channelPush: '푸시',
     channelInApp: '앱 내',
+    channelsOff: '꺼짐',
     channelSwitchLabel: '{workflow}의 {channel}',
     saved: '저장됨',
     loading: '불러오는 중…',

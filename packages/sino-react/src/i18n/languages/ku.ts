@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'چات',
     channelPush: 'پاڵنان',
     channelInApp: 'لەناو ئەپ',
+    channelsOff: 'ناچالاک',
     channelSwitchLabel: '{channel} بۆ {workflow}',
     saved: 'پاشەکەوت کرا',
     loading: 'بار دەکرێت…',

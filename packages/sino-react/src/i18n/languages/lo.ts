@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'ແຊັດ',
     channelPush: 'ພຸດ',
     channelInApp: 'ໃນແອັບ',
+    channelsOff: 'ປິດ',
     channelSwitchLabel: '{channel} ສຳລັບ {workflow}',
     saved: 'ບັນທຶກແລ້ວ',
     loading: 'ກຳລັງໂຫຼດ…',

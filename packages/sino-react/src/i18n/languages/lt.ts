@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Pokalbiai',
     channelPush: 'Tiesioginiai',
     channelInApp: 'Programėlėje',
+    channelsOff: 'Išjungta',
     channelSwitchLabel: '{channel} – {workflow}',
     saved: 'Išsaugota',
     loading: 'Įkeliama…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Tērzēšana',
     channelPush: 'Push',
     channelInApp: 'Lietotnē',
+    channelsOff: 'Izslēgts',
     channelSwitchLabel: '{channel} – {workflow}',
     saved: 'Saglabāts',
     loading: 'Notiek ielāde…',

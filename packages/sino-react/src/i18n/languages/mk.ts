@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Разговор',
     channelPush: 'Push',
     channelInApp: 'Во апликацијата',
+    channelsOff: 'Исклучено',
     channelSwitchLabel: '{channel} за „{workflow}“',
     saved: 'Зачувано',
     loading: 'Се вчитува…',

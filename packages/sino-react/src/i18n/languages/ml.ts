@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'ചാറ്റ്',
     channelPush: 'പുഷ്',
     channelInApp: 'ആപ്പിനുള്ളിൽ',
+    channelsOff: 'ഓഫ്',
     channelSwitchLabel: '{workflow} എന്നതിനുള്ള {channel}',
     saved: 'സംരക്ഷിച്ചു',
     loading: 'ലോഡ് ചെയ്യുന്നു…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'चॅट',
     channelPush: 'पुश',
     channelInApp: 'ॲपमध्ये',
+    channelsOff: 'बंद',
     channelSwitchLabel: '{workflow} साठी {channel}',
     saved: 'जतन केले',
     loading: 'लोड होत आहे…',

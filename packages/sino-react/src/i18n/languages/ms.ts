@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Sembang',
     channelPush: 'Tolak',
     channelInApp: 'Dalam aplikasi',
+    channelsOff: 'Dimatikan',
     channelSwitchLabel: '{channel} untuk {workflow}',
     saved: 'Disimpan',
     loading: 'Memuatkan…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'I appen',
+    channelsOff: 'Av',
     channelSwitchLabel: '{channel} for {workflow}',
     saved: 'Lagret',
     loading: 'Laster inn…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'च्याट',
     channelPush: 'पुश',
     channelInApp: 'एपभित्र',
+    channelsOff: 'बन्द',
     channelSwitchLabel: '{workflow} का लागि {channel}',
     saved: 'सुरक्षित गरियो',
     loading: 'लोड हुँदैछ…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'In de app',
+    channelsOff: 'Uit',
     channelSwitchLabel: '{channel} voor {workflow}',
     saved: 'Opgeslagen',
     loading: 'Laden…',

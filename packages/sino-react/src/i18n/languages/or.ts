@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'ଚାଟ',
     channelPush: 'ପୁସ',
     channelInApp: 'ଆପ ଭିତରେ',
+    channelsOff: 'ବନ୍ଦ',
     channelSwitchLabel: '{workflow} ପାଇଁ {channel}',
     saved: 'ସେଭ ହେଲା',
     loading: 'ଲୋଡ ହେଉଛି…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'ਚੈਟ',
     channelPush: 'ਪੁਸ਼',
     channelInApp: 'ਐਪ ਵਿੱਚ',
+    channelsOff: 'ਬੰਦ',
     channelSwitchLabel: '{workflow} ਲਈ {channel}',
     saved: 'ਰੱਖਿਅਤ ਕੀਤਾ ਗਿਆ',
     loading: 'ਲੋਡ ਹੋ ਰਿਹਾ ਹੈ…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Czat',
     channelPush: 'Push',
     channelInApp: 'W aplikacji',
+    channelsOff: 'Wyłączone',
     channelSwitchLabel: '{channel} dla „{workflow}”',
     saved: 'Zapisano',
     loading: 'Wczytywanie…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'No aplicativo',
+    channelsOff: 'Desativado',
     channelSwitchLabel: '{channel} para {workflow}',
     saved: 'Salvo',
     loading: 'Carregando…',

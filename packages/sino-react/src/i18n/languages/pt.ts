@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'Na aplicação',
+    channelsOff: 'Desativado',
     channelSwitchLabel: '{channel} para {workflow}',
     saved: 'Guardado',
     loading: 'A carregar…',

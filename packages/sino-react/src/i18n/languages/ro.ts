@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'În aplicație',
+    channelsOff: 'Dezactivat',
     channelSwitchLabel: '{channel} pentru {workflow}',
     saved: 'Salvat',
     loading: 'Se încarcă…',

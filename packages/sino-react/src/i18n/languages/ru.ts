@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Чат',
     channelPush: 'Push',
     channelInApp: 'В приложении',
+    channelsOff: 'Выключено',
     channelSwitchLabel: '{channel} для «{workflow}»',
     saved: 'Сохранено',
     loading: 'Загрузка…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'संवादः',
     channelPush: 'प्रेरितसूचना',
     channelInApp: 'अनुप्रयोगे',
+    channelsOff: 'निष्क्रियम्',
     channelSwitchLabel: '{workflow} कृते {channel}',
     saved: 'रक्षितम्',
     loading: 'आरोप्यते…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'چيٽ',
     channelPush: 'پُش',
     channelInApp: 'ايپ اندر',
+    channelsOff: 'بند',
     channelSwitchLabel: '{workflow} لاءِ {channel}',
     saved: 'محفوظ ٿي ويو',
     loading: 'لوڊ ٿي رهيو آهي…',

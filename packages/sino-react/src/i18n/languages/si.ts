@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'කතාබස්',
     channelPush: 'තල්ලු',
     channelInApp: 'යෙදුම තුළ',
+    channelsOff: 'අක්‍රියයි',
     channelSwitchLabel: '{workflow} සඳහා {channel}',
     saved: 'සුරකින ලදී',
     loading: 'පූරණය වෙමින්…',

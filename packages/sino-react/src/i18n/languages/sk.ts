@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'V aplikácii',
+    channelsOff: 'Vypnuté',
     channelSwitchLabel: '{channel} pre „{workflow}“',
     saved: 'Uložené',
     loading: 'Načítava sa…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Klepet',
     channelPush: 'Potisno',
     channelInApp: 'V aplikaciji',
+    channelsOff: 'Izklopljeno',
     channelSwitchLabel: '{channel} za »{workflow}«',
     saved: 'Shranjeno',
     loading: 'Nalaganje …',

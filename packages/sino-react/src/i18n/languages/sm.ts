@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Talanoaga',
     channelPush: 'Tuleia',
     channelInApp: 'I totonu o le app',
+    channelsOff: 'Tapeina',
     channelSwitchLabel: '{channel} mo {workflow}',
     saved: 'Ua teuina',
     loading: 'O lo’o uta…',

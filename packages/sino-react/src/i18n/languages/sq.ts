@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Bisedë',
     channelPush: 'Push',
     channelInApp: 'Në aplikacion',
+    channelsOff: 'Çaktivizuar',
     channelSwitchLabel: '{channel} për {workflow}',
     saved: 'U ruajt',
     loading: 'Po ngarkohet…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Ћаскање',
     channelPush: 'Push',
     channelInApp: 'У апликацији',
+    channelsOff: 'Искључено',
     channelSwitchLabel: '{channel} за „{workflow}“',
     saved: 'Сачувано',
     loading: 'Учитавање…',

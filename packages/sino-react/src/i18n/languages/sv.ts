@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chatt',
     channelPush: 'Push',
     channelInApp: 'I appen',
+    channelsOff: 'Av',
     channelSwitchLabel: '{channel} för {workflow}',
     saved: 'Sparat',
     loading: 'Läser in…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Gumzo',
     channelPush: 'Arifa za papo hapo',
     channelInApp: 'Ndani ya programu',
+    channelsOff: 'Imezimwa',
     channelSwitchLabel: '{channel} kwa {workflow}',
     saved: 'Imehifadhiwa',
     loading: 'Inapakia…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'அரட்டை',
     channelPush: 'புஷ்',
     channelInApp: 'ஆப்ஸில்',
+    channelsOff: 'முடக்கப்பட்டது',
     channelSwitchLabel: '{workflow} க்கான {channel}',
     saved: 'சேமிக்கப்பட்டது',
     loading: 'ஏற்றுகிறது…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'చాట్',
     channelPush: 'పుష్',
     channelInApp: 'యాప్‌లో',
+    channelsOff: 'ఆఫ్',
     channelSwitchLabel: '{workflow} కోసం {channel}',
     saved: 'సేవ్ చేయబడింది',
     loading: 'లోడ్ అవుతోంది…',

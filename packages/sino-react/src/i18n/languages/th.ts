@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'แชท',
     channelPush: 'พุช',
     channelInApp: 'ในแอป',
+    channelsOff: 'ปิด',
     channelSwitchLabel: '{channel} สำหรับ {workflow}',
     saved: 'บันทึกแล้ว',
     loading: 'กำลังโหลด…',

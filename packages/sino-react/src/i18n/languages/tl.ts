@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'Sa loob ng app',
+    channelsOff: 'Naka-off',
     channelSwitchLabel: '{channel} para sa {workflow}',
     saved: 'Na-save',
     loading: 'Naglo-load…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Sohbet',
     channelPush: 'Anlık bildirim',
     channelInApp: 'Uygulama içi',
+    channelsOff: 'Kapalı',
     channelSwitchLabel: '{workflow} için {channel}',
     saved: 'Kaydedildi',
     loading: 'Yükleniyor…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Чат',
     channelPush: 'Push',
     channelInApp: 'У застосунку',
+    channelsOff: 'Вимкнено',
     channelSwitchLabel: '{channel} для «{workflow}»',
     saved: 'Збережено',
     loading: 'Завантаження…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'چیٹ',
     channelPush: 'پُش',
     channelInApp: 'ایپ کے اندر',
+    channelsOff: 'بند',
     channelSwitchLabel: '{workflow} کے لیے {channel}',
     saved: 'محفوظ ہو گیا',
     loading: 'لوڈ ہو رہا ہے…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Chat',
     channelPush: 'Push',
     channelInApp: 'Ilova ichida',
+    channelsOff: 'O‘chirilgan',
     channelSwitchLabel: '{workflow} uchun {channel}',
     saved: 'Saqlandi',
     loading: 'Yuklanmoqda…',

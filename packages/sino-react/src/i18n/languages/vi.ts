@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Trò chuyện',
     channelPush: 'Đẩy',
     channelInApp: 'Trong ứng dụng',
+    channelsOff: 'Tắt',
     channelSwitchLabel: '{channel} cho {workflow}',
     saved: 'Đã lưu',
     loading: 'Đang tải…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: '聊天',
     channelPush: '推播',
     channelInApp: '應用程式內',
+    channelsOff: '已關閉',
     channelSwitchLabel: '{workflow}的{channel}',
     saved: '已儲存',
     loading: '載入中…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: '聊天',
     channelPush: '推送',
     channelInApp: '应用内',
+    channelsOff: '已关闭',
     channelSwitchLabel: '{workflow}的{channel}',
     saved: '已保存',
     loading: '正在加载…',

@@ -44,6 +44,7 @@ const pack: LanguagePack = {
     channelChat: 'Ingxoxo',
     channelPush: 'Isaziso esiphushwayo',
     channelInApp: 'Ngaphakathi kohlelo lokusebenza',
+    channelsOff: 'Kuvaliwe',
     channelSwitchLabel: '{channel} ye-{workflow}',
     saved: 'Kulondoloziwe',
     loading: 'Iyalayisha…',
