@@ -3,9 +3,10 @@
  * same run on React 18.3.1 — bare React, the same with Novu's popover inbox
  * (@novu/notification-center 0.24.2) and the same with ours (@sino/react from its built dist,
  * as a host installs it). Target: ours adds at most 25 % of what Novu's adds (aim: under 20 %).
- * Our popover's panel is a lazy chunk (fetched when the bell is first hovered, focused or
- * clicked): it is reported apart, with the total a host downloads once the panel and one
- * language pack are in; the pass/fail is on the initial load, which Novu loads all of.
+ * Our popover's panel is a lazy chunk (fetched once the bell is drawn; Floating UI, which places
+ * the popover and menus, is in it): it is reported apart, with the total a host downloads once
+ * the panel and one language pack are in; the pass/fail is on the initial load, which Novu
+ * loads all of.
  *
  *   npm run bench:inbox-bundle
  *   BENCH_KEEP_OUTPUT=1 npm run bench:inbox-bundle   # keep the built apps, to read them
@@ -440,9 +441,7 @@ try {
         `${kb(sino.ptBR.totalComInicial.gzip - bare.inicial.gzip)} KB over bare React.`,
     );
   }
-  console.log(
-    "\nSino popover panel (lazy: fetched on the bell's first hover, focus or click), KB:",
-  );
+  console.log('\nSino popover panel (lazy: fetched once the bell is drawn), KB:');
   console.log('| file | raw | gzip | brotli |');
   console.log('|---|---|---|---|');
   for (const a of sino.painel.arquivos) console.log(linha(a.arquivo, a));
