@@ -1,6 +1,7 @@
 import { createServer, type ServerResponse, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../src/db/schema.js';
+import { localPeerNetworks } from '@sino/providers/testing';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
 // `workerConcurrency` (SINO_WORKER_CONCURRENCY in the server) is how many workflow steps one
@@ -19,7 +20,11 @@ const answer = (res: ServerResponse) => {
 };
 
 beforeAll(async () => {
-  t = await createSinoTestApp({ workerConcurrency: 2 });
+  // The webhook is a local peer: allowed, as an operator allows a network (decision 024).
+  t = await createSinoTestApp({
+    workerConcurrency: 2,
+    delivery: { allowedNetworks: localPeerNetworks },
+  });
   webhook = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
