@@ -1,12 +1,15 @@
 import type { Database } from '@locadora/db';
 import type { Guardas } from './http/autenticacao.js';
 import type { Servicos } from './servicos.js';
+import type { Repositorios } from './repositorios.js';
 import type { SinoClient } from '@sino/client';
 import type { AmbienteSino } from './notificacoes/sessao.js';
 
 /** Options of the rental plugin, filled from the server's validated configuration. */
 export interface OpcoesLocadora {
   db: Database;
+  /** The rental domain's repositories; built on `db` when absent (a composition root's own). */
+  repositorios?: Repositorios | undefined;
   /** HS256 key of the access tokens. */
   segredoJwt: string;
   regras: {

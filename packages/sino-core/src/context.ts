@@ -2,11 +2,14 @@ import type { Database, DatabaseHandle } from '@locadora/db';
 import type { Guards } from './http/guards.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { SinoServices } from './services.js';
+import type { SinoRepositories } from './repositories.js';
 import type { DeliveryOptions } from './delivery/options.js';
 
 /** Options of the Sino plugin, filled from the server's validated configuration. */
 export interface SinoOptions {
   db: Database;
+  /** Sino's repositories; built on `db` when absent (a composition root's own). */
+  repositories?: SinoRepositories | undefined;
   /** HS256 key of the widget's subscriber tokens. */
   widgetTokenSecret: string;
   /** Key of the AES-256-GCM box for secrets at rest (API keys, provider credentials). */
