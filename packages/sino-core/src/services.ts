@@ -1,6 +1,6 @@
 import { EgressPolicy } from '@sino/providers';
 import type { SinoOptions } from './context.js';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from './log.js';
 import type { RealtimePublisher } from './realtime/port.js';
 import type { JobQueue } from './queue/port.js';
 import type { SinoTask } from './tasks.js';
@@ -40,7 +40,7 @@ export function createSinoServices(
   repositories: SinoRepositories,
   realtime: RealtimePublisher,
   queue: JobQueue<SinoTask>,
-  log: FastifyBaseLogger,
+  log: Log,
 ) {
   const secrets = createSecretBox(options.encryptionKey);
   const identity = createIdentityService({ repo: repositories.identity, secrets });

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log.js';
 import type { EgressPolicy } from '@sino/providers';
 import { renderTemplate } from '../templates/render.js';
 import { evaluateFilters, type FilterGroup } from '../filters/evaluate.js';
@@ -31,7 +31,7 @@ export function createWorkflowEngine(deps: {
   workflowCache: WorkflowCache;
   /** Where workflow webhook filters may connect (decision 024). */
   egress: EgressPolicy;
-  log: FastifyBaseLogger;
+  log: Log;
   now?: () => Date;
 }) {
   const stored = deps.repositories.engine;
