@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync } from 'fastify';
 import cookie from '@fastify/cookie';
-import type { OpcoesLocadora } from './contexto.js';
+import type { OpcoesLocadora } from './opcoes.js';
 import { criarServicos } from './servicos.js';
 import { criarRepositorios } from './repositorios.js';
 import { criarGuardas } from './http/autenticacao.js';

@@ -1,4 +1,4 @@
-import type { OpcoesLocadora } from './contexto.js';
+import type { OpcoesLocadora } from './opcoes.js';
 import type { Repositorios } from './repositorios.js';
 import { criarServicoContas } from './modules/contas/servico.js';
 import { criarEmissorDeTokens } from './modules/contas/tokens.js';

@@ -1,5 +1,5 @@
 import { EgressPolicy } from '@sino/providers';
-import type { SinoOptions } from './context.js';
+import type { SinoOptions } from './options.js';
 import type { Log } from './log.js';
 import type { RealtimePublisher } from './realtime/port.js';
 import type { JobQueue } from './queue/port.js';
