@@ -3,7 +3,8 @@ import cors from '@fastify/cors';
 import type { FastifyPluginAsync } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { validatorCompiler } from './http/validation.js';
-import type { SinoContext, SinoOptions } from './context.js';
+import type { SinoContext } from './context.js';
+import type { SinoOptions } from './options.js';
 import { createSinoServices, type SinoServices } from './services.js';
 import { createGuards } from './http/guards.js';
 import { installErrorHandler } from './http/error-handler.js';
@@ -15,8 +16,7 @@ import { tenantRoutes } from './modules/tenants/routes.js';
 import { widgetSessionRoutes } from './modules/widget/routes.js';
 import { createSocketGateway } from './realtime/gateway.js';
 import { createWidgetTokens } from './modules/widget/tokens.js';
-import { createSubscriberRepository } from './modules/subscribers/repository.js';
-import { createTombstoneKeys } from './modules/subscribers/tombstones.js';
+import { createRepositories } from './repositories.js';
 import { feedRoutes, workflowRoutes } from './modules/workflows/routes.js';
 import {
   subscriberPreferenceRoutes,
@@ -91,13 +91,11 @@ declare module 'fastify' {
 /** Registers Sino under `/v1` and exposes its services as `app.sino` (bootstrap, Locadora). */
 export const sinoCore = fp<SinoOptions>(
   async (app, options) => {
+    const repositories = options.repositories ?? createRepositories(options.db, options);
     const gateway = createSocketGateway({
       server: app.server,
       tokens: createWidgetTokens(options.widgetTokenSecret),
-      subscribers: createSubscriberRepository(
-        options.db,
-        createTombstoneKeys(options.encryptionKey),
-      ),
+      subscribers: repositories.subscribers,
       log: app.log,
       redisUrl: options.redisUrl,
       redisPrefix: options.redisPrefix,
@@ -120,7 +118,7 @@ export const sinoCore = fp<SinoOptions>(
     });
     // Stopped before the database closes: in-flight jobs finish, nothing new starts.
     app.addHook('preClose', () => queue.stop());
-    const services = createSinoServices(options, gateway, queue, app.log);
+    const services = createSinoServices(options, repositories, gateway, queue, app.log);
     // After the queue: no delivery is running when pooled provider connections close.
     app.addHook('onClose', () => services.providers.close());
     const guards = createGuards(services);

@@ -145,3 +145,5 @@ export function createIdentityRepository(db: Database) {
     },
   };
 }
+
+export type IdentityRepository = ReturnType<typeof createIdentityRepository>;

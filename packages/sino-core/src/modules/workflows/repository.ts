@@ -35,8 +35,7 @@ export type WorkflowChanges = Partial<
 const live = (environmentId: string) =>
   and(eq(workflows.environmentId, environmentId), isNull(workflows.deletedAt));
 
-/** `changed` is told after every write of a workflow or its steps (the engine's cache). */
-export function createWorkflowRepository(db: Database, changed: () => void = () => {}) {
+export function createWorkflowRepository(db: Database) {
   async function stepsOf(workflowIds: string[]): Promise<Map<string, WorkflowStep[]>> {
     const byWorkflow = new Map<string, WorkflowStep[]>(workflowIds.map((id) => [id, []]));
     if (workflowIds.length === 0) return byWorkflow;
@@ -127,7 +126,6 @@ export function createWorkflowRepository(db: Database, changed: () => void = () 
         await tx.insert(workflows).values({ ...values, id });
         await insertSteps(tx, id, steps);
       });
-      changed();
       return (await one(eq(workflows.id, id)))!;
     },
 
@@ -152,7 +150,6 @@ export function createWorkflowRepository(db: Database, changed: () => void = () 
         }
         return true;
       });
-      if (updated) changed();
       return updated ? one(eq(workflows.id, id)) : undefined;
     },
 
@@ -161,7 +158,6 @@ export function createWorkflowRepository(db: Database, changed: () => void = () 
         .update(workflows)
         .set({ active, updatedAt: sql`now()` })
         .where(and(live(environmentId), eq(workflows.id, id)));
-      changed();
       return one(eq(workflows.id, id));
     },
 
@@ -173,7 +169,6 @@ export function createWorkflowRepository(db: Database, changed: () => void = () 
         .set({ deletedAt: sql`now()`, active: false, updatedAt: sql`now()` })
         .where(and(live(environmentId), eq(workflows.id, id)))
         .returning({ id: workflows.id });
-      if (rows.length > 0) changed();
       return rows.length > 0;
     },
   };
