@@ -3,6 +3,7 @@ import type { Guards } from './http/guards.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { SinoServices } from './services.js';
 import type { DeliveryOptions } from './delivery/options.js';
+import type { SinoMetrics } from './observability/metrics.js';
 
 /** Options of the Sino plugin, filled from the server's validated configuration. */
 export interface SinoOptions {
@@ -35,6 +36,8 @@ export interface SinoOptions {
   rateLimit?: RateLimitOptions | undefined;
   /** How deliveries reach providers and when failed ones are retried (src/delivery). */
   delivery?: DeliveryOptions | undefined;
+  /** Where triggers, jobs, deliveries and sockets are counted (`createSinoMetrics`); none when absent. */
+  metrics?: SinoMetrics | undefined;
 }
 
 /** What every route module receives. */

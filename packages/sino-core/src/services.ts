@@ -37,6 +37,7 @@ import { createCallbackUrls } from './delivery/callbacks.js';
 import { createIntegrationCache } from './delivery/integration-cache.js';
 import { createSandboxRetention } from './delivery/sandbox-retention.js';
 import { reportRefusedDestinations } from './delivery/destination-report.js';
+import { noMetrics } from './observability/metrics.js';
 
 /** Builds every Sino service once, on its dependencies (database, secrets, sockets). */
 export function createSinoServices(
@@ -45,6 +46,7 @@ export function createSinoServices(
   queue: JobQueue<SinoTask>,
   log: FastifyBaseLogger,
 ) {
+  const metrics = options.metrics ?? noMetrics;
   const secrets = createSecretBox(options.encryptionKey);
   const identity = createIdentityService({ db: options.db, secrets });
   const tombstones = createTombstoneKeys(options.encryptionKey);
@@ -100,6 +102,7 @@ export function createSinoServices(
     integrationCache,
     callbacks,
     log,
+    metrics,
   });
   const sandboxRetention = createSandboxRetention({ repo: deliveries, scheduler: queue });
   const webhooks = createWebhookReceiver({
@@ -120,6 +123,7 @@ export function createSinoServices(
     // Workflow webhook filters: the allow-list, and no operator URL trusted (decision 024).
     egress: new EgressPolicy({ allowedNetworks: options.delivery?.allowedNetworks }),
     log,
+    metrics,
   });
   const activity = createActivityService({
     repo: createActivityRepository(options.db),

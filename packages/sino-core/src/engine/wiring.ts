@@ -16,6 +16,7 @@ import { createEngineRepository, inEngineTransaction } from './repository.js';
 import { createRecipientResolver } from './recipients.js';
 import type { WorkflowCache } from './workflow-cache.js';
 import type { DeliveryPort, EngineQueue, RetrySchedule } from './ports.js';
+import type { SinoMetrics } from '../observability/metrics.js';
 
 /**
  * Puts the engine together from Sino's parts: templates, filters, preferences, in-app
@@ -35,6 +36,7 @@ export function createWorkflowEngine(deps: {
   /** Where workflow webhook filters may connect (decision 024). */
   egress: EgressPolicy;
   log: FastifyBaseLogger;
+  metrics: SinoMetrics;
   now?: () => Date;
 }) {
   const stored = createEngineRepository(deps.db);
@@ -102,6 +104,7 @@ export function createWorkflowEngine(deps: {
     },
     delivery: deps.delivery,
     retries: deps.retries,
+    metrics: deps.metrics,
     now,
     log: deps.log,
   });
@@ -111,6 +114,7 @@ export function createWorkflowEngine(deps: {
     tenants: createTenantRepository(deps.db),
     queue: deps.queue,
     engine,
+    metrics: deps.metrics,
   });
   return { engine, events };
 }

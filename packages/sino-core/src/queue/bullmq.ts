@@ -150,11 +150,11 @@ class BullMqJobQueue<T> implements JobQueue<T> {
   async stats(): Promise<QueueStats> {
     this.#assertOpen();
     const [counts, [oldest]] = await Promise.all([
-      this.#queue.getJobCounts('wait', 'paused', 'prioritized', 'delayed', 'active'),
+      this.#queue.getJobCounts('wait', 'prioritized', 'delayed', 'active'),
       // The wait list's tail: jobs are pushed at its head and taken from its tail.
       this.#queue.getJobs(['wait'], 0, 0, true),
     ]);
-    const waiting = (counts['wait'] ?? 0) + (counts['paused'] ?? 0) + (counts['prioritized'] ?? 0);
+    const waiting = (counts['wait'] ?? 0) + (counts['prioritized'] ?? 0);
     return {
       waiting,
       delayed: counts['delayed'] ?? 0,
