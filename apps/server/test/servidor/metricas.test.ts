@@ -119,13 +119,14 @@ describe('GET /metrics', () => {
   });
 
   it('answers 401 without the bearer token, with another one, or with it elsewhere', async () => {
-    for (const headers of [
+    const recusados: Record<string, string>[] = [
       {},
       { authorization: 'Bearer outro-token-com-mais-de-trinta-e-dois-caracteres' },
       { authorization: `Basic ${Buffer.from(`prometheus:${TOKEN}`).toString('base64')}` },
       { authorization: TOKEN },
       { authorization: `Bearer ${TOKEN}x` },
-    ]) {
+    ];
+    for (const headers of recusados) {
       const r = await fetch(`${url}/metrics`, { headers });
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);

@@ -1,4 +1,5 @@
 import {
+  ROOT_CONTEXT,
   context,
   propagation,
   trace,
@@ -12,8 +13,10 @@ import {
 /**
  * Sino's spans, through the OpenTelemetry API only: until the server registers an SDK (when an
  * exporter is configured, apps/server), every span here is a no-op and nothing is exported.
+ * Asked for at each span, not kept: a tracer kept would stay bound to the first SDK registered,
+ * even after it was shut down and another took its place.
  */
-const tracer = trace.getTracer('sino');
+const tracer = () => trace.getTracer('sino');
 
 /** The W3C trace context (`traceparent`, `tracestate`) a queue job carries to its worker. */
 export type TraceCarrier = Record<string, string>;
@@ -25,9 +28,13 @@ export function traceCarrier(): TraceCarrier | undefined {
   return Object.keys(carrier).length > 0 ? carrier : undefined;
 }
 
-/** The context a carrier names (a job's trigger), or the active one without a carrier. */
+/**
+ * The context a job's carrier names (its trigger's), on a blank context: a job runs wherever a
+ * worker took it, sometimes inside the request that enqueued it (the database queue runs a job
+ * claimed at enqueue at once), whose context is not the job's. No carrier, a trace of its own.
+ */
 export function contextOf(carrier: TraceCarrier | undefined): Context {
-  return carrier ? propagation.extract(context.active(), carrier) : context.active();
+  return carrier ? propagation.extract(ROOT_CONTEXT, carrier) : ROOT_CONTEXT;
 }
 
 /**
@@ -40,7 +47,7 @@ export function inSpan<T>(
   options: { kind?: SpanKind; attributes?: Attributes; parent?: Context },
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
-  return tracer.startActiveSpan(
+  return tracer().startActiveSpan(
     name,
     {
       kind: options.kind ?? SpanKind.INTERNAL,
