@@ -229,6 +229,7 @@ export async function construirApp(
         })
       : null;
   app.decorate('outboxDaLocadora', entregador);
+  if (entregador) observabilidade.observarOutboxDaLocadora(entregador.pendencias);
   // Before the database closes: the delivery under way finishes, nothing new starts.
   app.addHook('preClose', async () => entregador?.parar());
   // Locadora's notification workflows, kept in Sino through its HTTP API like any customer's.

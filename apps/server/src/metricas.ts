@@ -1,14 +1,19 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyBaseLogger } from 'fastify';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { createSinoMetrics, type SinoMetrics } from '@sino/core';
 
-/** This process's metrics: one registry, Sino's families on it. */
+/** The backlog of Locadora's outbox, as its deliverer reads it. */
+export type LeitorDoOutbox = () => Promise<{ quantidade: number; maisAntigoSegundos: number }>;
+
+/** This process's metrics: one registry, Sino's and Locadora's families on it. */
 export interface Metricas {
   registro: Registry;
   /** Given to Sino's plugin (or the part of it a role runs). */
   sino: SinoMetrics;
+  /** Reads the outbox's backlog at each scrape (where the outbox is delivered); call once. */
+  observarOutbox(leitor: LeitorDoOutbox): void;
 }
 
 /** The registry with the process's default metrics (CPU, memory, event loop, GC) and Sino's. */
@@ -18,7 +23,38 @@ export function criarMetricas(log: FastifyBaseLogger): Metricas {
   const sino = createSinoMetrics(registro, {
     onStatsError: (err) => log.warn({ err }, 'metrics: the queue did not give its stats'),
   });
-  return { registro, sino };
+  /** Registered with the first reader: a role that delivers no outbox shows no backlog. */
+  const observarOutbox = (leitor: LeitorDoOutbox) => {
+    /** One read per scrape for both gauges, as Sino's queue gauges do. */
+    let leitura: Promise<Awaited<ReturnType<LeitorDoOutbox>> | undefined> | undefined;
+    const ler = () =>
+      (leitura ??= leitor()
+        .catch((err: unknown) => {
+          // The gauges keep their last value; the warning says why they did not move.
+          log.warn({ err }, "metrics: the outbox's backlog could not be read");
+          return undefined;
+        })
+        .finally(() => (leitura = undefined)));
+    new Gauge({
+      name: 'locadora_outbox_pending_events',
+      help: "Locadora's business events not yet delivered to Sino (those awaiting a retry included)",
+      registers: [registro],
+      async collect() {
+        const pendencias = await ler();
+        if (pendencias) this.set(pendencias.quantidade);
+      },
+    });
+    new Gauge({
+      name: 'locadora_outbox_oldest_pending_event_age_seconds',
+      help: 'Seconds since the oldest event not yet delivered to Sino was written (0 when none)',
+      registers: [registro],
+      async collect() {
+        const pendencias = await ler();
+        if (pendencias) this.set(pendencias.maisAntigoSegundos);
+      },
+    });
+  };
+  return { registro, sino, observarOutbox };
 }
 
 const METODOS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -64,14 +100,11 @@ export const rotaDeMetricas = fp<{ metricas: Metricas | undefined; token: string
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
       const enviado = request.headers.authorization;
       if (!enviado || !timingSafeEqual(resumo(enviado), esperado))
-        return reply
-          .code(401)
-          .header('www-authenticate', 'Bearer realm="metrics"')
-          .send({
-            statusCode: 401,
-            error: 'Unauthorized',
-            message: 'A valid bearer token is required',
-          });
+        return reply.code(401).header('www-authenticate', 'Bearer realm="metrics"').send({
+          statusCode: 401,
+          error: 'Unauthorized',
+          message: 'A valid bearer token is required',
+        });
       return reply
         .header('content-type', metricas.registro.contentType)
         .header('cache-control', 'no-store')

@@ -379,6 +379,43 @@ describe('the metric families as triggers and deliveries happen', () => {
   });
 });
 
+describe("Locadora's outbox", () => {
+  it('shows its backlog: the events waiting for Sino and how long the oldest has waited', async () => {
+    // The worker stopped: a reservation's event waits in the outbox.
+    const entregador = t.app.outboxDaLocadora!;
+    await entregador.parar();
+    const equipe = await t.tokenDe('funcionario');
+    const hatches = (await t.chamar('GET', '/api/Categorias', { token: equipe }))
+      .json<{ id_categoria: number; desc_categoria: string }[]>()
+      .find((c) => c.desc_categoria === 'Hatches')!.id_categoria;
+    const cliente = await t.novoCliente();
+    usados.push(cliente.email);
+    const reserva = await t.chamar('POST', '/api/Locacao', {
+      token: cliente.token,
+      corpo: {
+        id_local: 1,
+        id_categoria: hatches,
+        modelo_veiculo: 'Gol',
+        data_retirada: '2031-03-03',
+        hora_retirada: '10:00',
+        data_entrega: '2031-03-06',
+        hora_entrega: '10:00',
+      },
+    });
+    expect(reserva.statusCode, reserva.body).toBe(201);
+    await new Promise((r) => setTimeout(r, 1_100));
+    const { amostras } = await raspar();
+    expect(valor(amostras, 'locadora_outbox_pending_events')).toBe(1);
+    expect(valor(amostras, 'locadora_outbox_oldest_pending_event_age_seconds')).toBeGreaterThan(1);
+
+    expect((await entregador.entregarPendentes()).entregues).toBe(1);
+    const depois = (await raspar()).amostras;
+    expect(valor(depois, 'locadora_outbox_pending_events')).toBe(0);
+    expect(valor(depois, 'locadora_outbox_oldest_pending_event_age_seconds')).toBe(0);
+    entregador.iniciar();
+  });
+});
+
 /** Deletes this test's queue keys, so runs on the shared Redis leave nothing behind. */
 async function apagarChaves(urlDoRedis: string, prefixoDasChaves: string): Promise<void> {
   const redis = new Redis(urlDoRedis, { maxRetriesPerRequest: 1 });
