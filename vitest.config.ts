@@ -5,7 +5,13 @@ export default defineConfig({
   // Workspace packages are tested from their sources: the "source" export condition
   // (e.g. @sino/js) wins over dist/, for node and DOM (jsdom) environments alike.
   resolve: { conditions: ['source', ...defaultClientConditions] },
-  ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
+  // Without the bundlers' `module`, which Node ignores: OpenTelemetry's packages name an ES
+  // build under it whose imports have no file extension, and Node cannot load it.
+  ssr: {
+    resolve: {
+      conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')],
+    },
+  },
   test: {
     include: [
       'packages/*/src/**/*.test.ts',

@@ -27,6 +27,7 @@ import { guardarCredenciaisSino, type Terminal } from './credenciais-sino.js';
 import { chaveSinoDoDiretorio, clienteSinoLocal, exigirHashDoAssinante } from './sino-local.js';
 import { opcoesDeRegistro } from './registro.js';
 import { rotaDeSaude } from './saude.js';
+import { iniciarObservabilidade } from './observabilidade.js';
 import { origensExternas, rotasDoWeb } from './web.js';
 
 declare module 'fastify' {
@@ -74,6 +75,8 @@ export async function construirApp(
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // First: every route registered after it is timed.
+  const observabilidade = await iniciarObservabilidade(app, config);
 
   const banco = await openDatabase({
     url: config.DATABASE_URL,
@@ -159,6 +162,7 @@ export async function construirApp(
     ...(opcoes.prefixoDaFilaSino && { queuePrefix: opcoes.prefixoDaFilaSino }),
     runWorkers: config.ROLE === 'all' || config.ROLE === 'worker',
     workerConcurrency: config.SINO_WORKER_CONCURRENCY,
+    metrics: observabilidade.metricasSino,
     widgetTokenSecret: config.SINO_WIDGET_JWT_SECRET ?? segredo('sinoWidgetSecret'),
     encryptionKey: config.SINO_ENCRYPTION_KEY ?? segredo('sinoEncryptionKey'),
     rateLimit: {
@@ -225,6 +229,7 @@ export async function construirApp(
         })
       : null;
   app.decorate('outboxDaLocadora', entregador);
+  if (entregador) observabilidade.observarOutboxDaLocadora(entregador.pendencias);
   // Before the database closes: the delivery under way finishes, nothing new starts.
   app.addHook('preClose', async () => entregador?.parar());
   // Locadora's notification workflows, kept in Sino through its HTTP API like any customer's.

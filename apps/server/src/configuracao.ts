@@ -132,6 +132,29 @@ export const esquemaDeConfiguracao = z.object({
   MAP_ATTRIBUTION: z.string().min(1).default('© OpenStreetMap contributors'),
   /** An external BI report shown in a frame on the dashboard, beside the built-in charts. */
   DASHBOARD_BI_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /** Prometheus metrics at GET /metrics, behind METRICS_TOKEN; off (404) unless true. */
+  METRICS_ENABLED: booleano(false),
+  /** The bearer token Prometheus sends for /metrics; required when METRICS_ENABLED is true. */
+  METRICS_TOKEN: z.string().min(32, { error: 'must have at least 32 characters' }).optional(),
+  /**
+   * An OTLP/HTTP collector: traces from trigger to delivery go to `<it>/v1/traces`. No trace
+   * is recorded (and the OpenTelemetry SDK is not even loaded) when neither endpoint is set.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .optional(),
+  /** The traces' own URL, used as it is (the collector's path included). */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .optional(),
+  /** OTLP over HTTP, as protobuf (the standard's default) or JSON; gRPC is not offered. */
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .enum(['http/protobuf', 'http/json'], { error: 'must be http/protobuf or http/json' })
+    .default('http/protobuf'),
+  /** The service name traces carry. */
+  OTEL_SERVICE_NAME: z.string().min(1).default('locadora-sino'),
+  /** The standard switch that turns tracing off whatever the endpoints say. */
+  OTEL_SDK_DISABLED: booleano(false),
 });
 
 export type Configuracao = z.output<typeof esquemaDeConfiguracao>;
@@ -151,10 +174,18 @@ export function lerConfiguracao(
     Object.entries(ambiente).filter(([, v]) => v !== undefined && v !== ''),
   );
   const resultado = esquemaDeConfiguracao.safeParse(definidos);
-  if (!resultado.success) {
-    throw new ConfiguracaoInvalida(
-      resultado.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
-    );
-  }
+  const problemas = resultado.success
+    ? problemasEntreVariaveis(resultado.data)
+    : resultado.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  if (!resultado.success || problemas.length > 0) throw new ConfiguracaoInvalida(problemas);
   return resultado.data;
+}
+
+/** What one variable asks of another. */
+function problemasEntreVariaveis(config: Configuracao): string[] {
+  const problemas: string[] = [];
+  // Never open: metrics name routes, queues and providers, which is the operator's business.
+  if (config.METRICS_ENABLED && !config.METRICS_TOKEN)
+    problemas.push('METRICS_TOKEN: required when METRICS_ENABLED is true');
+  return problemas;
 }

@@ -4,6 +4,9 @@ import type { Migrations } from '@locadora/db';
 export { sinoCore } from './plugin.js';
 export type { SinoOptions } from './options.js';
 export type { DevelopmentCredentials } from './modules/identity/service.js';
+/** Prometheus families of Sino, for the server's registry (observability/prometheus.ts). */
+export { createSinoMetrics } from './observability/prometheus.js';
+export type { SinoMetrics } from './observability/metrics.js';
 /** For the server's configuration: allow-list entries that are not an address or a CIDR. */
 export { invalidNetworks } from '@sino/providers';
 

@@ -1,5 +1,6 @@
 import type { Database, DatabaseHandle } from '@locadora/db';
 import type { RateLimitOptions } from './http/rate-limit.js';
+import type { SinoMetrics } from './observability/metrics.js';
 import type { DeliveryOptions } from './delivery/options.js';
 import type { SinoRepositories } from './repositories.js';
 
@@ -36,4 +37,6 @@ export interface SinoOptions {
   rateLimit?: RateLimitOptions | undefined;
   /** How deliveries reach providers and when failed ones are retried (src/delivery). */
   delivery?: DeliveryOptions | undefined;
+  /** Where triggers, jobs, deliveries and sockets are counted (`createSinoMetrics`); none when absent. */
+  metrics?: SinoMetrics | undefined;
 }

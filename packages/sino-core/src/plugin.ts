@@ -31,6 +31,8 @@ import { integrationRoutes } from './modules/integrations/routes.js';
 import { providerWebhookRoutes, sandboxRoutes } from './delivery/routes.js';
 import { createJobQueue } from './queue/factory.js';
 import type { SinoTask } from './tasks.js';
+import { noMetrics } from './observability/metrics.js';
+import { carryingTraceContext, observedHandler } from './observability/jobs.js';
 
 /**
  * Sino's HTTP API under `/v1`, with its own validator, serializer and error handler (English,
@@ -102,8 +104,11 @@ export const sinoCore = fp<SinoOptions>(
       redisCommandTimeoutMs: options.redisCommandTimeoutMs,
     });
     app.addHook('preClose', () => gateway.close());
+    const metrics = options.metrics ?? noMetrics;
+    const unwatchSockets = metrics.watchSockets(() => gateway.connections());
+    app.addHook('onClose', async () => unwatchSockets());
     const queuePrefix = options.queuePrefix ?? options.redisPrefix;
-    const queue = await createJobQueue<SinoTask>({
+    const stored = await createJobQueue<SinoTask>({
       name: 'sino-jobs',
       database: options.database,
       redisUrl: options.redisUrl,
@@ -116,6 +121,10 @@ export const sinoCore = fp<SinoOptions>(
       }),
       onError: (err) => app.log.error({ err }, 'job queue error'),
     });
+    // Jobs carry the trace context of what enqueued them (a trigger's, a step's).
+    const queue = carryingTraceContext(stored);
+    const unwatchQueue = metrics.watchQueue(queue);
+    app.addHook('onClose', async () => unwatchQueue());
     // Stopped before the database closes: in-flight jobs finish, nothing new starts.
     app.addHook('preClose', () => queue.stop());
     const services = createSinoServices(options, repositories, gateway, queue, app.log);
@@ -128,14 +137,14 @@ export const sinoCore = fp<SinoOptions>(
     });
     if (options.runWorkers !== false) {
       await queue.work(
-        async ({ data }) => {
+        observedHandler(queue.name, metrics, async ({ data }) => {
           if (data.kind === 'wake-snoozed') return services.messages.wakeSnoozed(data);
           if (data.kind === 'purge-sandbox') {
             await services.sandboxRetention.run(data);
             return;
           }
           return services.engine.process(data);
-        },
+        }),
         {
           concurrency: options.workerConcurrency ?? 24,
         },

@@ -30,6 +30,7 @@ import { createCallbackUrls } from './delivery/callbacks.js';
 import { createIntegrationCache } from './delivery/integration-cache.js';
 import { createSandboxRetention } from './delivery/sandbox-retention.js';
 import { reportRefusedDestinations } from './delivery/destination-report.js';
+import { noMetrics } from './observability/metrics.js';
 
 /**
  * Builds every Sino service once, on its dependencies (repositories, secrets, sockets, the
@@ -42,6 +43,7 @@ export function createSinoServices(
   queue: JobQueue<SinoTask>,
   log: Log,
 ) {
+  const metrics = options.metrics ?? noMetrics;
   const secrets = createSecretBox(options.encryptionKey);
   const identity = createIdentityService({ repo: repositories.identity, secrets });
   const { subscribers } = repositories;
@@ -97,6 +99,7 @@ export function createSinoServices(
     integrationCache,
     callbacks,
     log,
+    metrics,
   });
   const sandboxRetention = createSandboxRetention({ repo: deliveries, scheduler: queue });
   const webhooks = createWebhookReceiver({
@@ -117,6 +120,7 @@ export function createSinoServices(
     // Workflow webhook filters: the allow-list, and no operator URL trusted (decision 024).
     egress: new EgressPolicy({ allowedNetworks: options.delivery?.allowedNetworks }),
     log,
+    metrics,
   });
   const activity = createActivityService({
     repo: repositories.activity,

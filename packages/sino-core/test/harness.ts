@@ -6,6 +6,7 @@ import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { ObjectId } from 'bson';
 import { providers } from '@sino/providers';
 import { environments } from '../src/db/schema.js';
+import { createJobQueue, type JobQueue } from '../src/queue/index.js';
 import {
   sinoCore,
   sinoMigrations,
@@ -50,6 +51,11 @@ export interface SinoTestApp {
   session(subscriberId: string, profile?: Record<string, unknown>): Promise<string>;
   /** The subscriber's HMAC hash, as a customer's server computes it with the API key. */
   subscriberHash(subscriberId: string, apiKey?: string): string;
+  /**
+   * Another instance of the app's queue (`sino-jobs`) on the same store, as another process
+   * opens it; stopped when the app closes.
+   */
+  openQueue<T>(): Promise<JobQueue<T>>;
   close(): Promise<void>;
 }
 
@@ -122,6 +128,19 @@ export async function createSinoTestApp(
   if (!credentials) throw new Error('bootstrap created nothing on a fresh database');
   runLog.knownSecrets('API key', [credentials.apiKey]);
 
+  const queues: JobQueue<unknown>[] = [];
+  const openQueue = async <T>(): Promise<JobQueue<T>> => {
+    const queue = await createJobQueue<T>({
+      name: 'sino-jobs',
+      database: handle,
+      redisUrl: overrides.redisUrl ?? redisUrl,
+      redisPrefix: overrides.queuePrefix ?? queuePrefix,
+      onError: (err) => app.log.error({ err }, 'test queue error'),
+    });
+    queues.push(queue as JobQueue<unknown>);
+    return queue;
+  };
+
   const subscriberHash: SinoTestApp['subscriberHash'] = (subscriberId, apiKey) =>
     createHmac('sha256', apiKey ?? credentials.apiKey)
       .update(subscriberId)
@@ -180,7 +199,9 @@ export async function createSinoTestApp(
       if (r.statusCode !== 201) throw new Error(`session failed: ${r.statusCode} ${r.body}`);
       return r.json<{ data: { token: string } }>().data.token;
     },
+    openQueue,
     async close() {
+      await Promise.all(queues.map((q) => q.stop()));
       await app.close();
       runLog.close();
       if (redisUrl && !storage?.keepQueue) await removeRedisKeys(redisUrl, queuePrefix);

@@ -114,4 +114,49 @@ describe('configuration', () => {
         .SINO_PROVIDER_ALLOWED_NETWORKS,
     ).toEqual(['10.20.0.0/16', '192.168.1.25', 'fd00::/8']);
   });
+
+  it('keeps metrics off unless enabled, and never enabled without a token', () => {
+    expect(lerConfiguracao({})).toMatchObject({ METRICS_ENABLED: false });
+    expect(lerConfiguracao({}).METRICS_TOKEN).toBeUndefined();
+    const token = 'token-de-metricas-com-mais-de-32-caracteres';
+    expect(lerConfiguracao({ METRICS_ENABLED: 'true', METRICS_TOKEN: token })).toMatchObject({
+      METRICS_ENABLED: true,
+      METRICS_TOKEN: token,
+    });
+    expect(() => lerConfiguracao({ METRICS_ENABLED: 'true' })).toThrow(
+      /METRICS_TOKEN: required when METRICS_ENABLED is true/,
+    );
+    let erro: unknown;
+    try {
+      lerConfiguracao({ METRICS_ENABLED: 'true', METRICS_TOKEN: 'curto-demais' });
+    } catch (e) {
+      erro = e;
+    }
+    expect((erro as ConfiguracaoInvalida).problemas).toEqual([
+      'METRICS_TOKEN: must have at least 32 characters',
+    ]);
+    expect((erro as Error).message).not.toContain('curto-demais');
+  });
+
+  it('reads the OTLP exporter settings: HTTP endpoints, protobuf by default, no gRPC', () => {
+    expect(lerConfiguracao({})).toMatchObject({
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_SERVICE_NAME: 'locadora-sino',
+      OTEL_SDK_DISABLED: false,
+    });
+    expect(lerConfiguracao({}).OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    let erro: unknown;
+    try {
+      lerConfiguracao({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'coletor:4318',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      });
+    } catch (e) {
+      erro = e;
+    }
+    expect((erro as ConfiguracaoInvalida).problemas).toEqual([
+      'OTEL_EXPORTER_OTLP_ENDPOINT: must be an http(s) URL',
+      'OTEL_EXPORTER_OTLP_PROTOCOL: must be http/protobuf or http/json',
+    ]);
+  });
 });

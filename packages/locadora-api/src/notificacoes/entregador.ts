@@ -337,6 +337,8 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
 
   return {
     entregarPendentes,
+    /** The backlog: events waiting to reach Sino, and the oldest one's wait (metrics). */
+    pendencias: () => repo.pendencias(),
     /** Deletes the events delivered or set aside before the retention; answers how many. */
     limparAntigos: () => repo.limpar(diasDeRetencao),
     /** Starts polling (no-op when already started). */

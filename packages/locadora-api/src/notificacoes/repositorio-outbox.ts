@@ -189,6 +189,24 @@ export function criarRepositorioOutbox(db: Database) {
         .where(and(eq(outbox.id, id), isNull(outbox.entregueEm)));
     },
 
+    /**
+     * Events not yet delivered nor set aside, and how long the oldest has waited since it was
+     * written (0 with none): the outbox's backlog, for metrics. Reads the pending rows' index.
+     */
+    async pendencias(): Promise<{ quantidade: number; maisAntigoSegundos: number }> {
+      const [linha] = await db
+        .select({
+          quantidade: sql<number>`count(*)::int`,
+          maisAntigoSegundos: sql<number>`coalesce(extract(epoch from now() - min(${outbox.criadoEm})), 0)::float8`,
+        })
+        .from(outbox)
+        .where(and(isNull(outbox.entregueEm), isNull(outbox.descartadoEm)));
+      return {
+        quantidade: Number(linha?.quantidade ?? 0),
+        maisAntigoSegundos: Math.max(0, Number(linha?.maisAntigoSegundos ?? 0)),
+      };
+    },
+
     /** Forgets events delivered or set aside more than `dias` ago; answers how many. */
     async limpar(dias: number): Promise<number> {
       const apagados = await db

@@ -20,6 +20,8 @@ import type { CallbackUrls } from './callbacks.js';
 import type { ProviderDirectory } from './directory.js';
 import type { DeliveryRepository } from './repository.js';
 import { SANDBOX_SENDER, isSandboxProvider } from './sandbox.js';
+import { noMetrics, type SinoMetrics } from '../observability/metrics.js';
+import { SpanKind, SpanStatusCode, inSpan } from '../observability/tracing.js';
 
 type DeliveryChannel = Exclude<Channel, 'in_app'>;
 
@@ -55,7 +57,10 @@ export function createDeliveryService(deps: {
   callbacks: CallbackUrls;
   /** Where an adapter's unexpected failure is told, with its stack, to the operator. */
   log: ErrorLog;
+  /** Counts each provider's answers and each failover (none when absent). */
+  metrics?: Pick<SinoMetrics, 'delivery' | 'failover'> | undefined;
 }): DeliveryPort {
+  const metrics = deps.metrics ?? noMetrics;
   /** The integrations that can reach this subscriber, or why none can. */
   function routesOf(
     channel: DeliveryChannel,
@@ -247,46 +252,72 @@ export function createDeliveryService(deps: {
           attempt,
         };
         const ready = deps.directory.adapterOf(integration);
-        let failure: DeliveryError;
-        if (!ready) {
-          failure = new DeliveryError(
-            'permanent',
-            `Sino has no adapter for ${integration.providerId}`,
-          );
-        } else {
-          try {
-            const payload = messageFor(
-              channel,
-              route,
-              ready.credentials,
-              // The job's id names the message: the same on every attempt.
-              {
-                id: job.id,
-                organizationId: job.organizationId,
-                environmentId: job.environmentId,
-                subscriber,
-                rendered,
-                payload: job.payload,
-              },
-              attachments,
-            );
-            const sent = await ready.adapter.send(payload as never);
-            await save(integration, {
-              status: 'sent',
-              ...(sent.id && { providerMessageId: sent.id }),
-            });
-            return {
-              kind: 'sent',
-              detail: {
-                detail: `Message sent through ${integration.name} (${integration.providerId})`,
-                status: 'Success',
-                raw: { ...via, providerMessageId: sent.id ?? null, status: sent.status ?? null },
-              },
-            } satisfies DeliveryOutcome;
-          } catch (error) {
-            failure = asDeliveryError(error, integration.providerId);
-          }
+        const started = performance.now();
+        // One span and one count per provider asked, whatever it answered.
+        const answer = await inSpan(
+          'sino.deliver',
+          {
+            kind: SpanKind.CLIENT,
+            attributes: {
+              'sino.channel': channel,
+              'sino.provider': integration.providerId,
+              'sino.delivery.attempt': attempt,
+            },
+          },
+          async (span) => {
+            if (!ready)
+              return new DeliveryError(
+                'permanent',
+                `Sino has no adapter for ${integration.providerId}`,
+              );
+            try {
+              const payload = messageFor(
+                channel,
+                route,
+                ready.credentials,
+                // The job's id names the message: the same on every attempt.
+                {
+                  id: job.id,
+                  organizationId: job.organizationId,
+                  environmentId: job.environmentId,
+                  subscriber,
+                  rendered,
+                  payload: job.payload,
+                },
+                attachments,
+              );
+              return await ready.adapter.send(payload as never);
+            } catch (error) {
+              const failure = asDeliveryError(error, integration.providerId);
+              span.setAttribute('sino.delivery.error_class', failure.kind);
+              span.setStatus({ code: SpanStatusCode.ERROR, message: failure.kind });
+              return failure;
+            }
+          },
+        );
+        const seconds = (performance.now() - started) / 1000;
+        if (!(answer instanceof DeliveryError)) {
+          metrics.delivery(channel, integration.providerId, { outcome: 'sent' }, seconds);
+          await save(integration, {
+            status: 'sent',
+            ...(answer.id && { providerMessageId: answer.id }),
+          });
+          return {
+            kind: 'sent',
+            detail: {
+              detail: `Message sent through ${integration.name} (${integration.providerId})`,
+              status: 'Success',
+              raw: { ...via, providerMessageId: answer.id ?? null, status: answer.status ?? null },
+            },
+          } satisfies DeliveryOutcome;
         }
+        const failure = answer;
+        metrics.delivery(
+          channel,
+          integration.providerId,
+          { outcome: 'failed', errorClass: failure.kind },
+          seconds,
+        );
         const words = redact(failure.message, ready?.credentials ?? {});
         await record({
           code: ERROR_CODES[channel],
@@ -307,6 +338,7 @@ export function createDeliveryService(deps: {
         }
         const next = routes[index + 1];
         if (next) {
+          metrics.failover(channel, integration.providerId, next.integration.providerId);
           await record({
             detail: `Failing over to ${next.integration.name} (${next.integration.providerId})`,
             status: 'Warning',

@@ -33,6 +33,8 @@ import {
   type RetrySchedule,
 } from './ports.js';
 import { nextTimedRun } from './schedule.js';
+import { IN_APP_PROVIDER, type SinoMetrics } from '../observability/metrics.js';
+import { inSpan } from '../observability/tracing.js';
 
 export interface EngineDeps {
   repo: EngineRepository;
@@ -67,6 +69,8 @@ export interface EngineDeps {
   delivery?: DeliveryPort | undefined;
   /** When failed deliveries are tried again. */
   retries: RetrySchedule;
+  /** Counts steps' outcomes, in-app messages and retries. */
+  metrics: Pick<SinoMetrics, 'stepFinished' | 'delivery' | 'retryScheduled'>;
   now(): Date;
   log: Log;
 }
@@ -357,6 +361,27 @@ export function createEngine(deps: EngineDeps) {
     };
   }
 
+  /** Sino delivers in-app messages itself: timed and counted as a provider's are. */
+  async function inAppMessage(input: InAppMessageInput): Promise<void> {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      await inSpan('sino.deliver', { attributes: { 'sino.channel': 'in_app' } }, () =>
+        deps.createInAppMessage(input),
+      );
+    } catch (error) {
+      // The step fails and the queue runs it again.
+      deps.metrics.delivery(
+        'in_app',
+        IN_APP_PROVIDER,
+        { outcome: 'failed', errorClass: 'retryable' },
+        seconds(),
+      );
+      throw error;
+    }
+    deps.metrics.delivery('in_app', IN_APP_PROVIDER, { outcome: 'sent' }, seconds());
+  }
+
   async function runChannelStep(
     job: Job,
     step: WorkflowStep,
@@ -403,7 +428,7 @@ export function createEngine(deps: EngineDeps) {
 
     if (channel === 'in_app') {
       const url = template.cta?.data?.url;
-      await deps.createInAppMessage({
+      await inAppMessage({
         job,
         step,
         templateIdentifier: workflow.identifier,
@@ -506,6 +531,7 @@ export function createEngine(deps: EngineDeps) {
     const runAt = new Date(deps.now().getTime() + delayMs);
     const delayed = await repo.transition(job.id, ['running'], 'delayed', { runAt, attempts });
     if (!delayed) return 'waiting';
+    deps.metrics.retryScheduled(channel);
     await detail(job, {
       detail: `Attempt ${attempts} failed; attempt ${attempts + 1} at ${runAt.toISOString()}`,
       status: 'Pending',
@@ -639,7 +665,10 @@ export function createEngine(deps: EngineDeps) {
         detail: 'Subscriber not found',
         status: 'Failed',
       });
-      await repo.transition(job.id, ['running'], 'failed', { error: 'Subscriber not found' });
+      const failed = await repo.transition(job.id, ['running'], 'failed', {
+        error: 'Subscriber not found',
+      });
+      if (failed) deps.metrics.stepFinished(failed.type, 'failed');
       return;
     }
     await runClaimed(job, step, found, subscriber);
@@ -670,7 +699,8 @@ export function createEngine(deps: EngineDeps) {
           status: 'Warning',
           raw: { conditions: filter.conditions },
         });
-        await repo.transition(job.id, ['running'], 'skipped');
+        const skipped = await repo.transition(job.id, ['running'], 'skipped');
+        if (skipped) deps.metrics.stepFinished(skipped.type, 'skipped');
         await continueAfter(job, siblings);
         return;
       }
@@ -704,7 +734,9 @@ export function createEngine(deps: EngineDeps) {
       result,
       closing.map((d) => detailRow(job, d)),
     );
-    if (done) await followUp(done, step, siblings);
+    if (!done) return;
+    deps.metrics.stepFinished(done.type, result);
+    await followUp(done, step, siblings);
   }
 
   /** Ends the notification's jobs that never started (a failed step, a merged digest). */

@@ -1,6 +1,7 @@
 import type { Channel } from '@sino/shared';
 import type { Subscriber } from '../modules/subscribers/repository.js';
 import type { Job, WorkflowStep } from './repository.js';
+import type { TraceCarrier } from '../observability/tracing.js';
 
 /** What the engine puts on the durable queue. */
 export type EngineTask =
@@ -16,6 +17,8 @@ export type EngineTask =
       overrides: Record<string, unknown>;
       actor?: unknown;
       tenant?: unknown;
+      /** The trigger's trace context, set where the trigger is admitted (when traced). */
+      trace?: TraceCarrier | undefined;
     }
   | { kind: 'step'; jobId: string };
 

@@ -13,6 +13,7 @@ import { createEngine, subscriberView } from './engine.js';
 import { createRecipientResolver } from './recipients.js';
 import type { WorkflowCache } from './workflow-cache.js';
 import type { DeliveryPort, EngineQueue, RetrySchedule } from './ports.js';
+import type { SinoMetrics } from '../observability/metrics.js';
 
 /**
  * Puts the engine together from Sino's parts: templates, filters, preferences, in-app
@@ -32,6 +33,7 @@ export function createWorkflowEngine(deps: {
   /** Where workflow webhook filters may connect (decision 024). */
   egress: EgressPolicy;
   log: Log;
+  metrics: SinoMetrics;
   now?: () => Date;
 }) {
   const stored = deps.repositories.engine;
@@ -99,6 +101,7 @@ export function createWorkflowEngine(deps: {
     },
     delivery: deps.delivery,
     retries: deps.retries,
+    metrics: deps.metrics,
     now,
     log: deps.log,
   });
@@ -108,6 +111,7 @@ export function createWorkflowEngine(deps: {
     tenants: deps.repositories.tenants,
     queue: deps.queue,
     engine,
+    metrics: deps.metrics,
   });
   return { engine, events };
 }

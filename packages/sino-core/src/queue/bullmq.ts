@@ -15,6 +15,7 @@ import {
   type JobHandler,
   type JobQueue,
   type QueueJobState,
+  type QueueStats,
   type RetryPolicy,
   type WorkOptions,
 } from './port.js';
@@ -146,6 +147,23 @@ class BullMqJobQueue<T> implements JobQueue<T> {
     );
   }
 
+  async stats(): Promise<QueueStats> {
+    this.#assertOpen();
+    const [counts, [oldest]] = await Promise.all([
+      this.#queue.getJobCounts('wait', 'prioritized', 'delayed', 'active'),
+      // The wait list's tail: jobs are pushed at its head and taken from its tail.
+      this.#queue.getJobs(['wait'], 0, 0, true),
+    ]);
+    const waiting = (counts['wait'] ?? 0) + (counts['prioritized'] ?? 0);
+    return {
+      waiting,
+      delayed: counts['delayed'] ?? 0,
+      active: counts['active'] ?? 0,
+      oldestWaitingSeconds:
+        waiting > 0 && oldest ? Math.max(0, (Date.now() - dueTime(oldest)) / 1000) : 0,
+    };
+  }
+
   async getState(jobId: string): Promise<QueueJobState | null> {
     this.#assertOpen();
     return STATES[await this.#queue.getJobState(jobId)];
@@ -205,6 +223,16 @@ class BullMqJobQueue<T> implements JobQueue<T> {
  */
 const LOCK_MS = 10_000;
 const STALLED_CHECK_MS = 5_000;
+
+/**
+ * When a waiting job fell due. BullMQ keeps the enqueue time and the last delay (a retry's
+ * backoff replaces the first delay), not the end of the wait: a retried job counts from the
+ * start of its failed attempt, so its wait reads longer by that attempt's duration.
+ */
+function dueTime(job: Job): number {
+  const from = job.attemptsMade > 0 && job.processedOn ? job.processedOn : job.timestamp;
+  return from + (job.delay ?? 0);
+}
 
 const NOT_STARTED = new Set<JobState | 'unknown'>(['waiting', 'prioritized', 'delayed']);
 

@@ -15,6 +15,7 @@ import {
   type JobHandler,
   type JobQueue,
   type QueueJobState,
+  type QueueStats,
   type RetryPolicy,
   type WorkOptions,
 } from './port.js';
@@ -263,6 +264,18 @@ class DatabaseJobQueue<T> implements JobQueue<T> {
     );
   }
 
+  async stats(): Promise<QueueStats> {
+    const { rows } = await this.#executeSql(STATS_STATEMENT, [this.name]);
+    const row = rows[0] as Record<keyof QueueStats, number | string | null>;
+    // Counts come back as text on some drivers (bigint): numbers here.
+    return {
+      waiting: Number(row.waiting),
+      delayed: Number(row.delayed),
+      active: Number(row.active),
+      oldestWaitingSeconds: Math.max(0, Number(row.oldestWaitingSeconds ?? 0)),
+    };
+  }
+
   async work(handler: JobHandler<T>, options: WorkOptions = {}): Promise<void> {
     if (this.#stopping) throw new Error(`queue "${this.name}" is stopped`);
     if (this.#consuming) throw new Error(`queue "${this.name}" is already being worked`);
@@ -494,6 +507,22 @@ const FETCH_STATEMENT = 'select * from sino.queue_fetch($1, $2, $3)';
 const COMPLETE_STATEMENT = 'select sino.queue_complete($1, $2::uuid[], $3)';
 /** Lease renewal, lapsed leases, retention (`sino.queue_upkeep`). */
 const UPKEEP_STATEMENT = 'select * from sino.queue_upkeep($1, $2::uuid[], $3, $4, $5)';
+
+/**
+ * The queue's unfinished jobs by state, and the seconds since the oldest waiting job fell due
+ * (by the database clock, as the fetch goes). Each part reads a partial index (`queue_jobs_due`,
+ * `queue_jobs_lease`): no finished job is read, however many are kept.
+ */
+const STATS_STATEMENT = `
+  select
+    (select count(*) from sino.queue_jobs
+      where queue = $1 and state = 'waiting' and start_after <= now())::int as waiting,
+    (select count(*) from sino.queue_jobs
+      where queue = $1 and state = 'waiting' and start_after > now())::int as delayed,
+    (select count(*) from sino.queue_jobs where queue = $1 and state = 'active')::int as active,
+    extract(epoch from now() - (select min(start_after) from sino.queue_jobs
+      where queue = $1 and state = 'waiting' and start_after <= now()))::float8
+      as "oldestWaitingSeconds"`;
 
 /**
  * A failed attempt of an active job: it waits its backoff for the next attempt (fixed, or

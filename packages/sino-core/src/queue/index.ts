@@ -5,6 +5,7 @@ export type {
   JobQueue,
   QueueJob,
   QueueJobState,
+  QueueStats,
   RetryPolicy,
   WorkOptions,
 } from './port.js';

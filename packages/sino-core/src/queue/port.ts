@@ -35,6 +35,11 @@ export interface JobQueue<T> {
   /** True when the queue's store (Redis, or the database) answers now (readiness). */
   ping(): Promise<boolean>;
   /**
+   * What the queue holds now, for metrics (read at each scrape): jobs by state, and how long
+   * the oldest due job has waited. A few index reads (database) or one script (Redis).
+   */
+  stats(): Promise<QueueStats>;
+  /**
    * Starts consuming: at most `concurrency` handlers run at once in this instance. A handler
    * that resolves completes the job; one that throws fails the attempt, and the job is tried
    * again after its backoff until its retry limit, then ends `failed`. Called once per
@@ -101,6 +106,21 @@ export interface WorkOptions {
  * `active`: a handler has it. `completed` and `failed` are final.
  */
 export type QueueJobState = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed';
+
+/** The queue's jobs not finished, every instance's together. */
+export interface QueueStats {
+  /** Due and not started (a retry whose backoff ended included). */
+  waiting: number;
+  /** Not due yet: a delay, or a retry's backoff. */
+  delayed: number;
+  /** Held by a handler, in this process or another. */
+  active: number;
+  /**
+   * Seconds the oldest waiting job has been due (since its enqueue, the end of its delay or of
+   * its backoff); 0 when nothing waits. The backlog's lag: it grows while workers fall behind.
+   */
+  oldestWaitingSeconds: number;
+}
 
 /** Used when neither the instance nor the job says otherwise: retries after 1 s, 2 s, 4 s. */
 export const DEFAULT_RETRY: RetryPolicy = {

@@ -24,7 +24,7 @@ export function createSocketGateway(deps: {
   /** Names this installation on a shared Redis (`fanOutKey`); `sino` when absent. */
   redisPrefix?: string | undefined;
   redisCommandTimeoutMs?: number | undefined;
-}): RealtimePublisher & { close(): Promise<void> } {
+}): RealtimePublisher & { close(): Promise<void>; connections(): number } {
   const io = new Server(deps.server, {
     path: '/socket.io',
     // The widget runs on other sites; the token, not the origin, is what authorises.
@@ -83,6 +83,8 @@ export function createSocketGateway(deps: {
     emit(subscriberId, event, data) {
       io.to(subscriberId).emit(event, data);
     },
+    /** Sockets open on this node (authorised ones: refused ones never connect), for metrics. */
+    connections: () => io.of('/').sockets.size,
     disconnect(subscriberId) {
       // Through the adapter: with Redis, the nodes holding the room's sockets close them too.
       io.in(subscriberId).disconnectSockets(true);

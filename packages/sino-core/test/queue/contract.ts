@@ -354,6 +354,44 @@ export function queueContract(label: string, connect: () => Promise<QueueBackend
       });
     });
 
+    describe('stats', () => {
+      it('counts waiting, delayed and active jobs, and ages the oldest waiting one', async () => {
+        const queue = await open<string>();
+        expect(await queue.stats()).toEqual({
+          waiting: 0,
+          delayed: 0,
+          active: 0,
+          oldestWaitingSeconds: 0,
+        });
+        await queue.enqueueMany([{ data: 'first' }, { data: 'second' }]);
+        await queue.enqueue('later', { delayMs: 60_000 });
+        await sleep(400);
+        const waited = await queue.stats();
+        expect(waited).toMatchObject({ waiting: 2, delayed: 1, active: 0 });
+        // The first job has waited since its enqueue; no longer than the test has run.
+        expect(waited.oldestWaitingSeconds).toBeGreaterThanOrEqual(0.3);
+        expect(waited.oldestWaitingSeconds).toBeLessThan(10);
+
+        const held = gate();
+        const seen = await recorded(queue, () => held.promise);
+        await waitFor('a handler', () => seen.length === 1);
+        // Another instance (another process) reads the same numbers.
+        const other = await open<string>();
+        expect(await other.stats()).toMatchObject({ waiting: 1, delayed: 1, active: 1 });
+        held.open();
+        await waitFor('the queue drained', async () => {
+          const now = await other.stats();
+          return now.waiting === 0 && now.active === 0;
+        });
+        expect(await other.stats()).toEqual({
+          waiting: 0,
+          delayed: 1,
+          active: 0,
+          oldestWaitingSeconds: 0,
+        });
+      });
+    });
+
     describe('stop', () => {
       it('waits for a running handler, then refuses work', async () => {
         const queue = await open<string>();

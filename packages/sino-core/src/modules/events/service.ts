@@ -12,6 +12,8 @@ import {
   type ErrorLog,
 } from '../../errors.js';
 import { createAdmission } from './admission.js';
+import type { SinoMetrics } from '../../observability/metrics.js';
+import { SpanKind, inSpan, traceCarrier } from '../../observability/tracing.js';
 import type { BroadcastRequest, Recipient, TriggerRequest, TriggerResult } from './schemas.js';
 
 // Nothing was claimed or queued for that event (admission releases its transactionId).
@@ -28,10 +30,36 @@ export function createEventsService(deps: {
   tenants: Pick<TenantRepository, 'tenantByIdentifier'>;
   queue: EngineQueue;
   engine: Engine;
+  /** Counts the triggers admitted. */
+  metrics: Pick<SinoMetrics, 'triggerAccepted'>;
 }) {
   const admission = createAdmission({ repo: deps.repo, queue: deps.queue });
 
-  async function intake(
+  /** A trigger's span: its worker's spans join it through the task (`trace`). */
+  function intake(
+    environment: Environment,
+    request: TriggerRequest | BroadcastRequest,
+    to: Recipient[] | 'broadcast',
+  ): Promise<TriggerResult> {
+    return inSpan(
+      'sino.trigger',
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: {
+          'sino.environment.id': environment.id,
+          'sino.workflow.identifier': request.name,
+          'sino.trigger.kind': to === 'broadcast' ? 'broadcast' : 'event',
+        },
+      },
+      async (span) => {
+        const result = await admit(environment, request, to);
+        span.setAttribute('sino.trigger.status', result.status);
+        return result;
+      },
+    );
+  }
+
+  async function admit(
     environment: Environment,
     request: TriggerRequest | BroadcastRequest,
     to: Recipient[] | 'broadcast',
@@ -64,6 +92,7 @@ export function createEventsService(deps: {
       tenant = { identifier: row.identifier, name: row.name, data: row.data ?? {} };
     }
 
+    const trace = traceCarrier();
     const admitted = await admission.admit({
       environmentId: environment.id,
       transactionId,
@@ -79,12 +108,15 @@ export function createEventsService(deps: {
         overrides: request.overrides,
         ...(request.actor !== undefined && { actor: request.actor }),
         ...(tenant && { tenant }),
+        // Taken here: admission enqueues many triggers together, in the first one's context.
+        ...(trace && { trace }),
       },
     });
     if (!admitted)
       throw conflict(
         'transactionId property is not unique, please make sure all triggers have a unique transactionId',
       );
+    deps.metrics.triggerAccepted(to === 'broadcast' ? 'broadcast' : 'event');
     return answer('processed');
   }
 
