@@ -12,6 +12,7 @@ export default defineConfig({
       'packages/*/test/**/*.test.ts',
       'packages/*/test/**/*.test.tsx',
       'apps/*/test/**/*.test.ts',
+      'scripts/test/**/*.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
