@@ -52,7 +52,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: {
-    command: 'node --import tsx e2e/servidor.ts',
+    command: 'node --conditions=source --import tsx e2e/servidor.ts',
     url: `http://127.0.0.1:${porta}/health`,
     env: { E2E_PORT: String(porta) },
     timeout: 180_000,

@@ -18,8 +18,9 @@ export default defineConfig({
       'packages/*/test/**/*.test.ts',
       'packages/*/test/**/*.test.tsx',
       'apps/*/test/**/*.test.ts',
-      // The repository's own checks (lint scripts).
+      // The repository's own checks (lint, build and start scripts).
       'test/**/*.test.ts',
+      'scripts/test/**/*.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -18,7 +18,7 @@ export async function iniciarServidor(opcoes: {
   const argumentos = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const filho = spawn(
     process.execPath,
-    [...argumentos, '--import', 'tsx', 'apps/server/src/main.ts'],
+    [...argumentos, '--conditions=source', '--import', 'tsx', 'apps/server/src/main.ts'],
     {
       cwd: raiz,
       env: {

@@ -51,6 +51,7 @@ async function iniciarSino(): Promise<Sino> {
   const filho = spawn(
     process.execPath,
     [
+      '--conditions=source',
       '--import',
       'tsx',
       fileURLToPath(new URL('../packages/sino-react/test/sino-node.ts', import.meta.url)),

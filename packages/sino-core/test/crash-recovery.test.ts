@@ -74,7 +74,7 @@ const storageEnv = {
 };
 
 async function startNode(): Promise<SinoNode> {
-  const child = spawn(process.execPath, ['--import', 'tsx', nodeScript], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', nodeScript], {
     cwd: packageDir,
     env: { ...process.env, ...storageEnv },
     stdio: ['ignore', 'pipe', 'pipe'],

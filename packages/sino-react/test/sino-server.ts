@@ -55,7 +55,7 @@ export interface SeedOptions {
 const script = join(import.meta.dirname, 'sino-node.ts');
 
 export async function startSino(): Promise<SinoServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();

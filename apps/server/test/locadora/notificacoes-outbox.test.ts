@@ -345,7 +345,12 @@ describe('outbox da Locadora', () => {
       const porta = (intermediario.address() as AddressInfo).port;
       const filho = spawn(
         process.execPath,
-        ['--import', 'tsx', fileURLToPath(new URL('./entregador-filho.ts', import.meta.url))],
+        [
+          '--conditions=source',
+          '--import',
+          'tsx',
+          fileURLToPath(new URL('./entregador-filho.ts', import.meta.url)),
+        ],
         {
           env: {
             PATH: process.env.PATH ?? '',

@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { descreverFalhaDoBanco } from '../../src/falha-do-banco.js';
 
 /**
- * The real server process (`node --import tsx apps/server/src/main.ts`, as `npm start` runs
- * it) against a database that cannot be used: it must stop by itself, non-zero, with one
+ * The real server process (`apps/server/src/main.ts`, the sources of what `npm start` runs
+ * built) against a database that cannot be used: it must stop by itself, non-zero, with one
  * readable line that names the server and never the password.
  */
 const RAIZ = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -30,12 +30,16 @@ function iniciarServidor(ambiente: Record<string, string>, limiteMs: number): Pr
   const dados = mkdtempSync(join(tmpdir(), 'locadora-inicio-'));
   pastas.push(dados);
   const inicio = Date.now();
-  const filho = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: RAIZ,
-    // Only what the process needs: nothing of this test runner's environment leaks in.
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dados, PORT: '0', ...ambiente },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const filho = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', 'apps/server/src/main.ts'],
+    {
+      cwd: RAIZ,
+      // Only what the process needs: nothing of this test runner's environment leaks in.
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dados, PORT: '0', ...ambiente },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   filho.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

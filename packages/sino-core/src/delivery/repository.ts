@@ -24,7 +24,7 @@ const movableTo = (state: DeliveryStatus) =>
   (Object.keys(RANK) as DeliveryStatus[]).filter((s) => RANK[s] < RANK[state]);
 
 /** A provider webhook's news of one message, as adapters read it. */
-interface DeliveryNews {
+export interface DeliveryNews {
   providerMessageId: string;
   state: DeliveryStatus;
   reason?: string | undefined;

@@ -3,7 +3,7 @@ import type { Scope } from './service.js';
 import type { ErasureRepository } from './erasure-repository.js';
 
 /** Where an erasure reports what it could not finish (the request's logger). */
-interface ErasureLog {
+export interface ErasureLog {
   warn(details: object, message: string): void;
 }
 
