@@ -1,7 +1,24 @@
 import { TAG_SOMENTE_EQUIPE } from '@locadora/contract/notificacoes';
 import type { SinoBody, SinoClient } from '@sino/client';
 
-type Fluxo = SinoBody<'/v1/workflows', 'post'> & { identifier: string };
+/**
+ * Every workflow Locadora triggers, by its identifier in Sino: the one list the events, the
+ * outbox and the definitions below are typed from, so an event of a workflow not listed here
+ * (or one listed without a definition) does not compile.
+ */
+export const IDENTIFICADORES_DOS_FLUXOS = [
+  'reserva-confirmada',
+  'reserva-alterada',
+  'reserva-cancelada',
+  'vistoria-registrada',
+  'manutencao-aberta',
+  'multa-registrada',
+  'notificacao-de-teste',
+  'avaliacao-recebida',
+] as const;
+export type IdentificadorDeFluxo = (typeof IDENTIFICADORES_DOS_FLUXOS)[number];
+
+type Fluxo = SinoBody<'/v1/workflows', 'post'> & { identifier: IdentificadorDeFluxo };
 
 const noSino = (conteudo: string, url: string): NonNullable<Fluxo['steps']>[number] => ({
   template: { type: 'in_app', content: conteudo, cta: { type: 'redirect', data: { url } } },
@@ -17,9 +34,8 @@ const paginaDoContrato = (semContrato: string) =>
  * payloads of `eventos.ts`, named in Portuguese like the app; each opens the page of what it
  * tells (the reservation's contract, the fines, the reviews).
  */
-export const FLUXOS_LOCADORA: readonly Fluxo[] = [
-  {
-    identifier: 'reserva-confirmada',
+const DEFINICOES = {
+  'reserva-confirmada': {
     name: 'Reserva confirmada',
     description: 'A reserva foi registrada e o valor calculado.',
     tags: ['locacao'],
@@ -30,8 +46,7 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
       ),
     ],
   },
-  {
-    identifier: 'reserva-alterada',
+  'reserva-alterada': {
     name: 'Reserva alterada',
     description: 'Datas, local ou categoria da reserva mudaram.',
     tags: ['locacao'],
@@ -42,8 +57,7 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
       ),
     ],
   },
-  {
-    identifier: 'reserva-cancelada',
+  'reserva-cancelada': {
     name: 'Reserva cancelada',
     description: 'A reserva foi cancelada pelo cliente ou pela equipe.',
     tags: ['locacao'],
@@ -54,8 +68,7 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
       ),
     ],
   },
-  {
-    identifier: 'vistoria-registrada',
+  'vistoria-registrada': {
     name: 'Vistoria registrada',
     description:
       'Uma vistoria de saída ou de devolução foi registrada; avisa a equipe e o cliente do contrato.',
@@ -67,8 +80,7 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
       ),
     ],
   },
-  {
-    identifier: 'manutencao-aberta',
+  'manutencao-aberta': {
     name: 'Manutenção aberta',
     description:
       'Um veículo entrou em manutenção e saiu da frota disponível; avisa a equipe e o cliente do contrato.',
@@ -80,8 +92,7 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
       ),
     ],
   },
-  {
-    identifier: 'multa-registrada',
+  'multa-registrada': {
     name: 'Multa registrada',
     description: 'Uma infração de trânsito foi associada ao contrato do cliente.',
     tags: ['infracoes'],
@@ -94,8 +105,7 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
       ),
     ],
   },
-  {
-    identifier: 'notificacao-de-teste',
+  'notificacao-de-teste': {
     name: 'Notificação de teste',
     description: 'Enviada pela própria pessoa em /notificacoes, para conferir que o sino funciona.',
     tags: ['teste'],
@@ -106,8 +116,7 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
       ),
     ],
   },
-  {
-    identifier: 'avaliacao-recebida',
+  'avaliacao-recebida': {
     name: 'Avaliação recebida',
     description: 'Um cliente publicou uma avaliação; avisa a equipe.',
     // Only staff receive it: a customer's bell leaves it out of the preferences.
@@ -116,7 +125,13 @@ export const FLUXOS_LOCADORA: readonly Fluxo[] = [
       noSino('Nova avaliação: <b>{{titulo}}</b>, nota {{nota}} de 5.', '/visualizarAvaliacao'),
     ],
   },
-];
+} satisfies Record<IdentificadorDeFluxo, Omit<Fluxo, 'identifier'>>;
+
+/** The definitions as Sino's API takes them, in the order of the list. */
+export const FLUXOS_LOCADORA: readonly Fluxo[] = IDENTIFICADORES_DOS_FLUXOS.map((identifier) => ({
+  identifier,
+  ...DEFINICOES[identifier],
+}));
 
 /** What `garantirFluxos` did with each workflow. */
 export type ResultadoDoFluxo = { identifier: string; acao: 'criado' | 'atualizado' };
