@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as Db from '@locadora/db';
+import type { DatabaseHandle } from '@locadora/db';
 import { criarEntregadorDoOutbox, idDoAssinante, type OpcoesDoEntregador } from '@locadora/api';
 import { createSinoClient } from '@sino/client';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
@@ -16,27 +16,11 @@ import { clienteSinoLocal, fetchLocal } from '../../src/sino-local.js';
  * TEST_DATABASE_URL. The app's own worker is stopped: each test drives its workers by hand.
  */
 
-// The app's database, to read the outbox and to make a commit fail, and its address.
-const bancos: Db.DatabaseHandle[] = [];
-const enderecos: (string | undefined)[] = [];
-vi.mock('@locadora/db', async (original) => {
-  const modulo = await original<typeof Db>();
-  return {
-    ...modulo,
-    openDatabase: async (...args: Parameters<typeof modulo.openDatabase>) => {
-      const banco = await modulo.openDatabase(...args);
-      bancos.push(banco);
-      enderecos.push(args[0].url);
-      return banco;
-    },
-  };
-});
-
 // A fixed clock: 1 June 2030, 09:00 in Belo Horizonte.
 const AGORA = new Date('2030-06-01T12:00:00Z');
 
 let t: AppDeTeste;
-let banco: Db.DatabaseHandle;
+let banco: DatabaseHandle;
 let hatches: number;
 let gps: number;
 
@@ -45,7 +29,8 @@ const dormir = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   t = await criarAppDeTeste({ agora: () => AGORA });
-  banco = bancos.at(-1)!;
+  // The app's database, to read the outbox and to make a commit fail.
+  banco = t.banco;
   await t.app.outboxDaLocadora!.parar();
   const equipe = await t.tokenDe('funcionario');
   hatches = (await t.chamar('GET', '/api/Categorias', { token: equipe }))
@@ -349,7 +334,7 @@ describe('outbox da Locadora', () => {
         {
           env: {
             PATH: process.env.PATH ?? '',
-            FILHO_DATABASE_URL: enderecos.at(-1)!,
+            FILHO_DATABASE_URL: t.urlDoBanco!,
             FILHO_SINO_URL: `http://127.0.0.1:${porta}`,
             FILHO_SINO_API_KEY: t.sino.apiKey,
             FILHO_RESERVA_SEGUNDOS: '2',

@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { ErroLocadora } from '../erros.js';
 import { idDoAssinante } from './entregador.js';
+import type { LigacaoAoSino } from './ligacao.js';
 
-/** Locadora's environment in Sino, as the server knows it at start. */
+/** Locadora's environment in Sino, as its link learns it (`ligacao.ts`). */
 export interface AmbienteSino {
   /** The environment's public application identifier (the widget sends it). */
   applicationIdentifier: string;
@@ -23,9 +24,10 @@ export interface SessaoDoSino {
  * server vouches for it. Computed here, on the server, so the key never reaches the browser
  * and nobody can open another account's inbox by changing the subscriberId.
  */
-export function criarSessoesDoSino(ambiente: AmbienteSino | undefined) {
+export function criarSessoesDoSino(ligacao: Pick<LigacaoAoSino, 'ambiente'> | undefined) {
   return {
-    de(usuarioId: number): SessaoDoSino {
+    async de(usuarioId: number): Promise<SessaoDoSino> {
+      const ambiente = await ligacao?.ambiente();
       if (!ambiente)
         throw new ErroLocadora(
           503,
