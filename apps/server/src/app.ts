@@ -51,8 +51,6 @@ export interface OpcoesDoApp {
   terminal?: Terminal;
   /** Prefix of Sino's queue keys in Redis, `sino` by default (tests use their own). */
   prefixoDaFilaSino?: string;
-  /** How Locadora reaches a remote Sino (SINO_URL): the global fetch by default (tests). */
-  fetchDoSino?: (request: Request) => Promise<Response>;
 }
 
 /**
@@ -142,11 +140,7 @@ export async function construirApp(
       config.SINO_API_KEY ?? credenciais?.apiKey ?? chaveSinoDoDiretorio(config.DATA_DIR);
     let cliente: SinoClient | undefined;
     if (chaveSino && config.SINO_URL) {
-      cliente = createSinoClient({
-        baseUrl: config.SINO_URL,
-        apiKey: chaveSino,
-        ...(opcoes.fetchDoSino && { fetch: opcoes.fetchDoSino }),
-      });
+      cliente = createSinoClient({ baseUrl: config.SINO_URL, apiKey: chaveSino });
     } else if (chaveSino && comSino) {
       // This process's Sino answers Locadora's calls: on this server when it serves Sino's API,
       // else on a private instance that never listens (roles worker and ws).
