@@ -101,7 +101,7 @@ async function pedir(
     ...(corpo !== undefined && { body: JSON.stringify(corpo) }),
   });
   const texto = await r.text();
-  return { status: r.status, corpo: texto ? (JSON.parse(texto) as Record<string, never>) : {} };
+  return { status: r.status, corpo: (texto ? JSON.parse(texto) : {}) as Record<string, unknown> };
 }
 
 async function entrar(base: string, email: string, senha: string): Promise<string> {
