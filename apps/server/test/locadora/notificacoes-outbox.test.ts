@@ -217,6 +217,67 @@ describe('outbox da Locadora', () => {
     }
   });
 
+  it('lê o status e o código de cada evento na resposta do Sino, nunca as palavras', async () => {
+    const cliente = await t.novoCliente({ nome: 'Celia Codigos' });
+    // A Sino (a local peer) whose messages say nothing a program could match on: only the
+    // status and the code tell what became of each event.
+    let respostas: object[] = [];
+    const par = createServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res
+          .writeHead(201, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ data: respostas })),
+      );
+    });
+    await new Promise<void>((r) => par.listen(0, '127.0.0.1', r));
+    const entregadorDoPar = criarEntregadorDoOutbox({
+      db: banco.db,
+      sino: createSinoClient({
+        baseUrl: `http://127.0.0.1:${(par.address() as AddressInfo).port}`,
+        apiKey: 'x',
+      }),
+      log: silencioso,
+      esperaBaseMs: 20,
+      esperaMaximaMs: 50,
+      tentativasSeRecusado: 1,
+      lote: 1,
+    });
+    const casos: [object, Partial<LinhaDoOutbox> & { entregue: boolean }][] = [
+      // Accepted before (a crash lost the answer): delivered.
+      [
+        { acknowledged: false, status: 'error', code: 'transaction_id_not_unique', error: ['ja'] },
+        { entregue: true },
+      ],
+      // Sino failed by itself: tried again, whatever the attempts so far.
+      [
+        { acknowledged: false, status: 'error', code: 'internal_error', error: ['ops'] },
+        { entregue: false, tentativas: 1, ultimo_erro: 'Sino recusou: error: internal_error: ops' },
+      ],
+      // The operator turned the workflow off in Sino: their choice, delivered as it is.
+      [{ acknowledged: true, status: 'trigger_not_active' }, { entregue: true }],
+    ];
+    try {
+      for (const [resposta, esperado] of casos) {
+        const r = await reservar(cliente.token);
+        expect(r.statusCode, r.body).toBe(201);
+        const id = r.json<{ id_locacao: number }>().id_locacao;
+        respostas = [{ transactionId: (await eventoDaReserva(id)).id, ...resposta }];
+        await entregadorDoPar.entregarPendentes();
+        const { entregue, ...campos } = esperado;
+        const linha = await eventoDaReserva(id);
+        expect(linha, JSON.stringify(resposta)).toMatchObject(campos);
+        expect(linha.entregue_em !== null, JSON.stringify(resposta)).toBe(entregue);
+        // Out of the way of the next case and of the other tests.
+        await banco.db.execute(
+          sql`update locadora.outbox set entregue_em = now() where id = ${linha.id}`,
+        );
+      }
+    } finally {
+      await new Promise((r) => par.close(r));
+    }
+  });
+
   it('uma reserva desfeita (o commit falha) não envia aviso nenhum', async () => {
     const cliente = await t.novoCliente({ nome: 'Rita Rollback' });
     // Checked at COMMIT, after the reservation and its event are both written.
