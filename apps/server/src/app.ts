@@ -135,7 +135,8 @@ export async function construirApp(
     });
   }
 
-  if (comLocadora) {
+  // A socket node runs nothing of Locadora's (it has no socket of its own).
+  if (comLocadora && (papeis.api || papeis.worker)) {
     const chaveSino =
       config.SINO_API_KEY ?? credenciais?.apiKey ?? chaveSinoDoDiretorio(config.DATA_DIR);
     let cliente: SinoClient | undefined;
@@ -162,7 +163,7 @@ export async function construirApp(
   }
   await app.ready();
   // Locadora's workflows and outbox, once Sino answers (in this process: now that it is ready).
-  if (comLocadora) await app.ligarLocadoraAoSino();
+  if (comLocadora && (papeis.api || papeis.worker)) await app.ligarLocadoraAoSino();
   return app;
 }
 
