@@ -120,16 +120,19 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir);
   const db = drizzlePglite(client);
+  const exclusive = processLocks();
   return {
-    exclusive: processLocks(),
+    exclusive,
     db: db as unknown as Database,
     driver: 'pglite',
-    // PGlite is one connection in this process, so no lock is needed.
-    async migrate(migrations) {
-      for (const m of migrations) {
-        await migratePglite(db, { migrationsFolder: m.folder, migrationsSchema: m.schema });
-      }
-    },
+    // PGlite is one connection of this process: servers of this process sharing it (tests
+    // that start several at once) take turns.
+    migrate: (migrations) =>
+      exclusive(MIGRATION_LOCK_KEY, async () => {
+        for (const m of migrations) {
+          await migratePglite(db, { migrationsFolder: m.folder, migrationsSchema: m.schema });
+        }
+      }),
     ping: () => pingWith(() => client.query('select 1')),
     async executeSql(text, values) {
       if (values?.length) {

@@ -15,6 +15,7 @@ export {
   FLUXOS_LOCADORA,
   IDENTIFICADORES_DOS_FLUXOS,
   garantirFluxos,
+  versaoDoFluxo,
   type IdentificadorDeFluxo,
 } from './notificacoes/fluxos.js';
 export {
