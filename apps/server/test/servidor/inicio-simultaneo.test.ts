@@ -191,5 +191,6 @@ describe('three servers of one process on one PGlite', () => {
       await Promise.all(apps.map((a) => a.close()));
       await banco.close();
     }
-  });
+    // Four starts of the whole server on a loaded machine.
+  }, 120_000);
 });
