@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
-import { construirApp } from '@locadora/server';
+import { abrirBanco, construirApp } from '@locadora/server';
 import { lerConfiguracao } from '@locadora/server/configuracao';
 
 const PORTA = Number(process.env.E2E_PORT ?? 3100);
@@ -86,6 +86,7 @@ const config = lerConfiguracao({
 });
 const registroDaExecucao = testRunLog();
 const app = await construirApp(config, {
+  banco: () => abrirBanco(config),
   destinoDosLogs: {
     write(linha: string) {
       registroDaExecucao.write(linha);

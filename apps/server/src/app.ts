@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import swagger from '@fastify/swagger';
@@ -11,16 +9,10 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import { openDatabase } from '@locadora/db';
-import {
-  criarEntregadorDoOutbox,
-  garantirFluxos,
-  locadoraApi,
-  migracoesLocadora,
-  semearDados,
-  type EntregadorDoOutbox,
-} from '@locadora/api';
-import { sinoCore, sinoMigrations, type DevelopmentCredentials } from '@sino/core';
+import type { DatabaseHandle, Migrations } from '@locadora/db';
+import { migracoesLocadora, semearDados } from '@locadora/api';
+import { sinoApi, sinoMigrations, type DevelopmentCredentials } from '@sino/core';
+import { createSinoClient, type SinoClient } from '@sino/client';
 import type { Configuracao } from './configuracao.js';
 import { segredosDoDiretorio, type Segredos } from './segredos.js';
 import { guardarCredenciaisSino, type Terminal } from './credenciais-sino.js';
@@ -28,16 +20,23 @@ import { chaveSinoDoDiretorio, clienteSinoLocal, exigirHashDoAssinante } from '.
 import { opcoesDeRegistro } from './registro.js';
 import { rotaDeSaude } from './saude.js';
 import { iniciarObservabilidade } from './observabilidade.js';
-import { origensExternas, rotasDoWeb } from './web.js';
+import { origensExternas } from './web.js';
+import { TRAVAS } from './banco.js';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The worker sending Locadora's outbox to Sino; null where this process runs no workers. */
-    outboxDaLocadora: EntregadorDoOutbox | null;
-  }
-}
+export { abrirBanco } from './banco.js';
+import { papeisDe } from './papeis.js';
+import { sinoDaInstalacao } from './composicao/sino.js';
+import { locadoraDaInstalacao } from './composicao/locadora.js';
+
+/** Opens the database the server runs on; the server then closes it with itself. */
+export type AbridorDoBanco = () => Promise<DatabaseHandle>;
 
 export interface OpcoesDoApp {
+  /**
+   * The database: an opened one (the caller closes it after the server: tests keep theirs to
+   * look into), or an opener whose database the server closes with itself (`abrirBanco`).
+   */
+  banco: DatabaseHandle | AbridorDoBanco;
   /** Where log lines go (tests capture them); standard output by default. */
   destinoDosLogs?: DestinationStream;
   /** Fixed clock for the rental rules (tests). */
@@ -56,13 +55,19 @@ export interface OpcoesDoApp {
 }
 
 /**
- * Builds the whole product on one Fastify instance: opens the database, applies the
- * migrations, seeds reference data, then registers docs, health and each half's plugin.
+ * The server's entry: one Fastify instance with what this process's ROLE and HALVES need. It
+ * applies the migrations of the halves it runs, seeds Locadora's reference data once, then
+ * registers health and readiness (every role), the docs and security headers (role `api`),
+ * and each half's composition root, giving Locadora a Sino client: in this process (Sino's
+ * API answered without a socket) or remote at SINO_URL.
  */
 export async function construirApp(
   config: Configuracao,
-  opcoes: OpcoesDoApp = {},
+  opcoes: OpcoesDoApp,
 ): Promise<FastifyInstance> {
+  const papeis = papeisDe(config.ROLE);
+  const comLocadora = config.HALVES.includes('locadora');
+  const comSino = config.HALVES.includes('sino');
   const app = Fastify({
     loggerInstance: opcoesDeRegistro(config.LOG_LEVEL, opcoes.destinoDosLogs),
     requestIdHeader: 'x-request-id',
@@ -75,26 +80,111 @@ export async function construirApp(
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  // First: every route registered after it is timed.
+  // First: every route registered after it is timed; every role answers /metrics when enabled.
   const observabilidade = await iniciarObservabilidade(app, config);
 
-  const banco = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.PGLITE_DIR ?? join(config.DATA_DIR, 'pglite'),
-    poolMax: config.DATABASE_POOL_MAX,
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
-    statementTimeoutMs: config.DATABASE_QUERY_TIMEOUT_SECONDS * 1000,
-  });
-  app.addHook('onClose', () => banco.close());
+  const proprio = typeof opcoes.banco === 'function';
+  const banco = typeof opcoes.banco === 'function' ? await opcoes.banco() : opcoes.banco;
+  if (proprio) app.addHook('onClose', () => banco.close());
   try {
-    await banco.migrate([migracoesLocadora, sinoMigrations]);
-    await semearDados(banco.db, { contasDemo: config.SEED_DEMO_ACCOUNTS });
+    const migracoes: Migrations[] = [
+      ...(comLocadora ? [migracoesLocadora] : []),
+      ...(comSino ? [sinoMigrations] : []),
+    ];
+    await banco.migrate(migracoes);
+    if (comLocadora)
+      await banco.exclusive(TRAVAS.sementes, () =>
+        semearDados(banco.db, { contasDemo: config.SEED_DEMO_ACCOUNTS }),
+      );
   } catch (erro) {
-    await banco.close();
+    if (proprio) await banco.close();
     throw erro;
   }
-  app.log.info({ driver: banco.driver }, 'database ready');
+  app.log.info(
+    { driver: banco.driver, role: config.ROLE, halves: config.HALVES },
+    'database ready',
+  );
 
+  if (papeis.api) await registrarDocsECabecalhos(app, config);
+  await app.register(rotaDeSaude, {
+    banco,
+    // Read when asked: Sino's plugin, registered below, opens the queue.
+    ...(config.REDIS_URL && comSino && { redis: () => app.sino.queue.ping() }),
+  });
+  // Read (or generated) only when the environment leaves one of them unset (ROLE=all).
+  let doDiretorio: Segredos | undefined;
+  const segredo = (nome: keyof Segredos) =>
+    (doDiretorio ??= segredosDoDiretorio(config.DATA_DIR))[nome];
+
+  let credenciais: DevelopmentCredentials | undefined;
+  if (comSino) {
+    await app.register(sinoDaInstalacao, {
+      banco,
+      config,
+      papeis,
+      segredos: {
+        widget: config.SINO_WIDGET_JWT_SECRET ?? segredo('sinoWidgetSecret'),
+        cifra: config.SINO_ENCRYPTION_KEY ?? segredo('sinoEncryptionKey'),
+      },
+      prefixoDaFila: opcoes.prefixoDaFilaSino,
+      metricas: observabilidade.metricasSino,
+      aoCriarCredenciais(c) {
+        credenciais = c;
+        if (opcoes.aoCriarCredenciaisSino) opcoes.aoCriarCredenciaisSino(c);
+        // The operator gave the key (SINO_API_KEY): nothing to show nor to keep.
+        else if (config.SINO_API_KEY)
+          app.log.info('Sino: first organisation created with SINO_API_KEY');
+        else guardarCredenciaisSino(config.DATA_DIR, c, app.log, opcoes.terminal);
+      },
+    });
+  }
+
+  // A socket node runs nothing of Locadora's (it has no socket of its own).
+  if (comLocadora && (papeis.api || papeis.worker)) {
+    const chaveSino =
+      config.SINO_API_KEY ?? credenciais?.apiKey ?? chaveSinoDoDiretorio(config.DATA_DIR);
+    let cliente: SinoClient | undefined;
+    if (chaveSino && config.SINO_URL) {
+      cliente = createSinoClient({ baseUrl: config.SINO_URL, apiKey: chaveSino });
+    } else if (chaveSino && comSino) {
+      // This process's Sino answers Locadora's calls: on this server when it serves Sino's API,
+      // else on a private instance that never listens (roles worker and ws).
+      const local = papeis.api ? app : await instanciaPrivadaDoSino(app);
+      cliente = clienteSinoLocal(local, chaveSino);
+      // Both halves in one process: Locadora's environment requires the subscriber's hash (an
+      // environment created before that rule is brought to it here).
+      await exigirHashDoAssinante(app, chaveSino);
+    }
+    await app.register(locadoraDaInstalacao, {
+      banco,
+      config,
+      papeis,
+      segredoJwt: config.JWT_SECRET ?? segredo('jwtSecret'),
+      sino: cliente && chaveSino ? { cliente, apiKey: chaveSino } : undefined,
+      agora: opcoes.agora,
+      conferirRespostas: opcoes.conferirRespostas,
+    });
+  }
+  // The outbox's backlog is counted where it is delivered (role worker).
+  if (app.hasDecorator('outboxDaLocadora') && app.outboxDaLocadora)
+    observabilidade.observarOutboxDaLocadora(app.outboxDaLocadora.pendencias);
+  await app.ready();
+  // Locadora's workflows and outbox, once Sino answers (in this process: now that it is ready).
+  if (comLocadora && (papeis.api || papeis.worker)) await app.ligarLocadoraAoSino();
+  return app;
+}
+
+/** Sino's API on an instance of its own, for the in-process client of a role without it. */
+async function instanciaPrivadaDoSino(app: FastifyInstance): Promise<FastifyInstance> {
+  const privada = Fastify({ loggerInstance: app.log.child({ instancia: 'sino-local' }) });
+  await privada.register(sinoApi, { services: app.sino });
+  await privada.ready();
+  app.addHook('onClose', () => privada.close());
+  return privada;
+}
+
+/** Security headers, the OpenAPI document and Swagger UI: what a role serving HTTP needs. */
+async function registrarDocsECabecalhos(app: FastifyInstance, config: Configuracao) {
   // The web app runs under a strict policy: its own scripts only, tiles from the configured map
   // server, frames only from the configured BI report. Swagger UI gets its own, below.
   const externas = origensExternas(config);
@@ -141,109 +231,4 @@ export async function construirApp(
     });
     await docs.register(swaggerUi, { routePrefix: '/docs' });
   });
-
-  await app.register(rotaDeSaude, {
-    banco,
-    // Read when asked: Sino's plugin, registered below, opens the queue.
-    ...(config.REDIS_URL && { redis: () => app.sino.queue.ping() }),
-  });
-  await app.register(rotasDoWeb, { config });
-  // Read (or generated) only when the environment leaves one of them unset.
-  let doDiretorio: Segredos | undefined;
-  const segredo = (nome: keyof Segredos) =>
-    (doDiretorio ??= segredosDoDiretorio(config.DATA_DIR))[nome];
-
-  await app.register(sinoCore, {
-    db: banco.db,
-    database: banco,
-    redisUrl: config.REDIS_URL,
-    redisPrefix: config.SINO_REDIS_PREFIX,
-    redisCommandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_SECONDS * 1000,
-    ...(opcoes.prefixoDaFilaSino && { queuePrefix: opcoes.prefixoDaFilaSino }),
-    runWorkers: config.ROLE === 'all' || config.ROLE === 'worker',
-    workerConcurrency: config.SINO_WORKER_CONCURRENCY,
-    metrics: observabilidade.metricasSino,
-    widgetTokenSecret: config.SINO_WIDGET_JWT_SECRET ?? segredo('sinoWidgetSecret'),
-    encryptionKey: config.SINO_ENCRYPTION_KEY ?? segredo('sinoEncryptionKey'),
-    rateLimit: {
-      triggerPerSecond: config.SINO_RATE_LIMIT_TRIGGERS,
-      generalPerSecond: config.SINO_RATE_LIMIT_GENERAL,
-    },
-    delivery: {
-      timeoutMs: config.SINO_DELIVERY_TIMEOUT_MS,
-      retryDelaysMs: config.SINO_DELIVERY_RETRY_SECONDS,
-      baseUrls: config.SINO_PROVIDER_BASE_URLS,
-      allowedNetworks: config.SINO_PROVIDER_ALLOWED_NETWORKS,
-      publicUrl: config.SINO_PUBLIC_URL,
-      tlsCa: config.SINO_PROVIDER_CA_FILE
-        ? readFileSync(config.SINO_PROVIDER_CA_FILE, 'utf8')
-        : undefined,
-    },
-  });
-  const credenciais = await app.sino.identity.bootstrapDevelopment(config.SINO_ORGANIZATION_NAME, {
-    requireSubscriberHash: true,
-  });
-  if (credenciais) {
-    if (opcoes.aoCriarCredenciaisSino) opcoes.aoCriarCredenciaisSino(credenciais);
-    else guardarCredenciaisSino(config.DATA_DIR, credenciais, app.log, opcoes.terminal);
-  }
-
-  const chaveSino =
-    config.SINO_API_KEY ?? credenciais?.apiKey ?? chaveSinoDoDiretorio(config.DATA_DIR);
-  // The environment Locadora's key opens: its bell's sessions are of that environment.
-  const ambienteSino = chaveSino
-    ? await app.sino.identity.environmentForApiKey(chaveSino)
-    : undefined;
-  await app.register(locadoraApi, {
-    db: banco.db,
-    segredoJwt: config.JWT_SECRET ?? segredo('jwtSecret'),
-    regras: {
-      intervaloEntreLocacoesHoras: config.RENTAL_TURNAROUND_HOURS,
-      prazoIndicacaoCondutorDias: config.FINE_DRIVER_INDICATION_DAYS,
-    },
-    sessao: {
-      validadeAcessoMinutos: config.ACCESS_TOKEN_TTL_MINUTES,
-      validadeSessaoDias: config.SESSION_TTL_DAYS,
-    },
-    login: {
-      maximoFalhasPorEmail: config.LOGIN_MAX_FAILURES,
-      maximoFalhasPorEndereco: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
-      bloqueioMinutos: config.LOGIN_BLOCK_MINUTES,
-    },
-    ...(ambienteSino &&
-      chaveSino && {
-        sino: { applicationIdentifier: ambienteSino.identifier, apiKey: chaveSino },
-        clienteSino: clienteSinoLocal(app, chaveSino),
-      }),
-    ...(opcoes.agora && { agora: opcoes.agora }),
-    ...(opcoes.conferirRespostas && { conferirRespostas: true }),
-  });
-  // Locadora's business events reach Sino from its outbox, sent by the worker processes.
-  const entregador =
-    chaveSino && (config.ROLE === 'all' || config.ROLE === 'worker')
-      ? criarEntregadorDoOutbox({
-          db: banco.db,
-          escutar: (canal, aoAvisar) => banco.listen(canal, aoAvisar),
-          sino: clienteSinoLocal(app, chaveSino),
-          log: app.log.child({ modulo: 'outbox-locadora' }),
-        })
-      : null;
-  app.decorate('outboxDaLocadora', entregador);
-  if (entregador) observabilidade.observarOutboxDaLocadora(entregador.pendencias);
-  // Before the database closes: the delivery under way finishes, nothing new starts.
-  app.addHook('preClose', async () => entregador?.parar());
-  // Locadora's notification workflows, kept in Sino through its HTTP API like any customer's.
-  await app.ready();
-  if (chaveSino) {
-    await exigirHashDoAssinante(app, chaveSino);
-    const fluxos = await garantirFluxos(clienteSinoLocal(app, chaveSino));
-    app.log.info({ fluxos }, 'Sino: fluxos da Locadora garantidos');
-  } else {
-    app.log.warn(
-      'Sino: sem chave de API (SINO_API_KEY ou $DATA_DIR/sino-development.json); os fluxos da Locadora não foram conferidos nem os avisos serão enviados',
-    );
-  }
-  // After the workflows exist: an event sent before them would be refused as unknown.
-  entregador?.iniciar();
-  return app;
 }

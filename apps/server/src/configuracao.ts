@@ -41,8 +41,39 @@ export const esquemaDeConfiguracao = z.object({
     .optional(),
   /** Seconds a request waits for Redis's answer (an enqueue) before answering 503. */
   REDIS_COMMAND_TIMEOUT_SECONDS: inteiro(5, 1, 600),
-  /** What this process runs: everything, or one role of a scaled-out deployment. */
+  /**
+   * What this process runs: everything, or one role of a scaled-out deployment: `api` (the
+   * HTTP APIs and the web app), `ws` (Sino's socket), `worker` (Sino's queue and Locadora's
+   * outbox). Every role answers /health and /ready.
+   */
   ROLE: z.enum(['all', 'api', 'worker', 'ws']).default('all'),
+  /**
+   * Which halves of the product this process runs, comma-separated: `locadora`, `sino`, or
+   * both (the default; only `locadora` when SINO_URL is set).
+   */
+  HALVES: z
+    .string()
+    .transform((v) => [
+      ...new Set(
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(
+      z
+        .array(z.enum(['locadora', 'sino'], { error: 'must be locadora, sino or both' }))
+        .min(1, { error: 'must name locadora, sino or both' }),
+    )
+    .optional(),
+  /** Sino's address when it runs apart (its own processes); Locadora calls it with SINO_API_KEY. */
+  SINO_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .refine((url) => !/^[a-z]+:\/\/[^/?#]*@/i.test(url), {
+      error: 'must not carry a user name or password',
+    })
+    .optional(),
   JWT_SECRET: z.string().min(32, { error: 'must have at least 32 characters' }).optional(),
   SINO_WIDGET_JWT_SECRET: z
     .string()
@@ -157,7 +188,50 @@ export const esquemaDeConfiguracao = z.object({
   OTEL_SDK_DISABLED: booleano(false),
 });
 
-export type Configuracao = z.output<typeof esquemaDeConfiguracao>;
+/** The settings a process of a scaled-out installation must share with the others. */
+const SEGREDOS_DA_LOCADORA = ['JWT_SECRET', 'SINO_API_KEY'] as const;
+const SEGREDOS_DO_SINO = ['SINO_WIDGET_JWT_SECRET', 'SINO_ENCRYPTION_KEY'] as const;
+
+/** The checks that read several settings together; `HALVES` comes out filled. */
+const esquemaCompleto = esquemaDeConfiguracao
+  .transform((c) => ({
+    ...c,
+    HALVES:
+      c.HALVES ?? (c.SINO_URL ? ['locadora' as const] : ['locadora' as const, 'sino' as const]),
+  }))
+  .superRefine((c, ctx) => {
+    const problema = (campo: string, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [campo], message });
+    const locadora = c.HALVES.includes('locadora');
+    const sino = c.HALVES.includes('sino');
+    if (c.SINO_URL && sino)
+      problema('HALVES', 'must not include sino when SINO_URL is set (Sino runs elsewhere)');
+    if (c.SINO_URL && !locadora)
+      problema('SINO_URL', "is Locadora's way to Sino: set it only where Locadora runs");
+    if (c.SINO_URL && !c.SINO_API_KEY)
+      problema('SINO_API_KEY', "is required with SINO_URL (Locadora's key of the remote Sino)");
+    // Processes of one installation share their secrets: each generating its own would sign
+    // tokens the others refuse and seal credentials the others cannot open.
+    if (c.ROLE !== 'all') {
+      const exigidos = [
+        ...(locadora ? SEGREDOS_DA_LOCADORA : []),
+        ...(sino ? SEGREDOS_DO_SINO : []),
+      ].filter((nome) => !c[nome]);
+      for (const nome of new Set(exigidos))
+        problema(
+          nome,
+          `is required when ROLE is ${c.ROLE}: every process of the installation must share it (only ROLE=all generates development secrets)`,
+        );
+      // A socket node hears the events of the other processes only through Redis.
+      if (c.ROLE === 'ws' && sino && !c.REDIS_URL)
+        problema(
+          'REDIS_URL',
+          'is required when ROLE is ws: socket events reach it from the other processes through Redis',
+        );
+    }
+  });
+
+export type Configuracao = z.output<typeof esquemaCompleto>;
 
 export class ConfiguracaoInvalida extends Error {
   constructor(readonly problemas: string[]) {
@@ -173,7 +247,7 @@ export function lerConfiguracao(
   const definidos = Object.fromEntries(
     Object.entries(ambiente).filter(([, v]) => v !== undefined && v !== ''),
   );
-  const resultado = esquemaDeConfiguracao.safeParse(definidos);
+  const resultado = esquemaCompleto.safeParse(definidos);
   const problemas = resultado.success
     ? problemasEntreVariaveis(resultado.data)
     : resultado.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);

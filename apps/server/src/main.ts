@@ -3,6 +3,7 @@ import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { ConfiguracaoInvalida, lerConfiguracao } from './configuracao.js';
 import { construirApp } from './app.js';
+import { abrirBanco } from './banco.js';
 import { descreverFalhaDoBanco } from './falha-do-banco.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
@@ -21,6 +22,8 @@ try {
 let app: FastifyInstance;
 try {
   app = await construirApp(config, {
+    // The server closes the database it opened, after itself.
+    banco: () => abrirBanco(config),
     // Standard error when it is a terminal: a piped or collected output is a log, not a screen.
     ...(process.stderr.isTTY && { terminal: (texto: string) => void process.stderr.write(texto) }),
   });

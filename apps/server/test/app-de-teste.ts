@@ -1,15 +1,20 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { DatabaseHandle } from '@locadora/db';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { CONTAS_DEMO } from '@locadora/api';
 import type { DevelopmentCredentials } from '@sino/core';
 import { lerConfiguracao } from '../src/configuracao.js';
-import { construirApp } from '../src/app.js';
+import { abrirBanco, construirApp } from '../src/app.js';
 
 export type Papel = 'cliente' | 'funcionario' | 'admin';
 type Metodo = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface AppDeTeste {
   app: FastifyInstance;
+  /** The database the app was given: tests read it, and make it refuse a statement. */
+  banco: DatabaseHandle;
+  /** The test database's address on PostgreSQL (another process may open it); none on PGlite. */
+  urlDoBanco: string | undefined;
   /** Every log line the app wrote, for assertions on what is (not) logged. */
   logs: string[];
   /** Sino's development credentials, created by the first start. */
@@ -57,14 +62,17 @@ export async function criarAppDeTeste(
     prefixoDaFilaSino?: string;
   } = {},
 ): Promise<AppDeTeste> {
-  const banco = await createTestDatabase();
+  const bancoDeTeste = await createTestDatabase();
   const logs: string[] = [];
   // The whole run's log lines are scanned for the secrets and personal data the tests used.
   const registroDaExecucao = testRunLog();
   let sino: DevelopmentCredentials | undefined;
   const config = lerConfiguracao({
     PGLITE_DIR: 'memory://',
-    DATABASE_URL: banco.url && opcoes.viaDoBanco ? opcoes.viaDoBanco(banco.url) : banco.url,
+    DATABASE_URL:
+      bancoDeTeste.url && opcoes.viaDoBanco
+        ? opcoes.viaDoBanco(bancoDeTeste.url)
+        : bancoDeTeste.url,
     JWT_SECRET: 'segredo-de-teste-com-mais-de-trinta-e-dois-caracteres',
     SINO_WIDGET_JWT_SECRET: 'segredo-do-widget-de-teste-com-mais-de-32-caracteres',
     SINO_ENCRYPTION_KEY: 'chave-de-cifra-de-teste-com-mais-de-32-caracteres',
@@ -79,7 +87,10 @@ export async function criarAppDeTeste(
     config.SINO_API_KEY,
   ]);
   for (const conta of CONTAS_DEMO) registroDaExecucao.knownSecretsIn(conta);
+  // The test opens the database and gives it to the app, as the server's entry does.
+  const banco = await abrirBanco(config);
   const app = await construirApp(config, {
+    banco,
     destinoDosLogs: {
       write: (linha: string) => {
         logs.push(linha);
@@ -90,6 +101,9 @@ export async function criarAppDeTeste(
     aoCriarCredenciaisSino: (c) => (sino = c),
     ...(opcoes.agora && { agora: opcoes.agora }),
     ...(opcoes.prefixoDaFilaSino && { prefixoDaFilaSino: opcoes.prefixoDaFilaSino }),
+  }).catch(async (erro: unknown) => {
+    await banco.close();
+    throw erro;
   });
   const tokens = new Map<string, string>();
 
@@ -118,6 +132,8 @@ export async function criarAppDeTeste(
   registroDaExecucao.knownSecrets('chave de API do Sino', [sino.apiKey]);
   return {
     app,
+    banco,
+    urlDoBanco: bancoDeTeste.url,
     logs,
     sino,
     chamar,
@@ -143,8 +159,9 @@ export async function criarAppDeTeste(
     },
     async fechar() {
       await app.close();
+      await banco.close();
       registroDaExecucao.close();
-      await banco.drop();
+      await bancoDeTeste.drop();
     },
   };
 }

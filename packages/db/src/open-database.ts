@@ -61,6 +61,14 @@ export interface DatabaseHandle {
    * is back), so a listener still polls now and then. Resolves to a function that stops it.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * Runs `task` while holding the lock named `key`, waiting for it as long as another holder
+   * runs: on PostgreSQL a session advisory lock on a connection of its own, so processes
+   * sharing the database take turns (a first start's bootstrap); on PGlite, whose one
+   * connection belongs to this process (an advisory lock there is re-entrant, so it would let
+   * every caller in), a queue in this process. A holder that dies releases it with its session.
+   */
+  exclusive<T>(key: number, task: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -92,19 +100,39 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return handle;
 }
 
+/** A lock of this process: callers of one key run one after the other, in order. */
+function processLocks(): DatabaseHandle['exclusive'] {
+  const tails = new Map<number, Promise<unknown>>();
+  return async (key, task) => {
+    const before = tails.get(key) ?? Promise.resolve();
+    const run = before.then(task, task);
+    const tail = run.catch(() => undefined);
+    tails.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (tails.get(key) === tail) tails.delete(key);
+    }
+  };
+}
+
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir);
   const db = drizzlePglite(client);
+  const exclusive = processLocks();
   return {
+    exclusive,
     db: db as unknown as Database,
     driver: 'pglite',
-    // PGlite is one connection in this process, so no lock is needed.
-    async migrate(migrations) {
-      for (const m of migrations) {
-        await migratePglite(db, { migrationsFolder: m.folder, migrationsSchema: m.schema });
-      }
-    },
+    // PGlite is one connection of this process: servers of this process sharing it (tests
+    // that start several at once) take turns.
+    migrate: (migrations) =>
+      exclusive(MIGRATION_LOCK_KEY, async () => {
+        for (const m of migrations) {
+          await migratePglite(db, { migrationsFolder: m.folder, migrationsSchema: m.schema });
+        }
+      }),
     ping: () => pingWith(() => client.query('select 1')),
     async executeSql(text, values) {
       if (values?.length) {
@@ -238,6 +266,24 @@ async function openPostgres(
   return {
     db: db as unknown as Database,
     driver: 'postgres',
+    async exclusive(key, task) {
+      // Its own connection, without a statement timeout: a holder may take a while (a start
+      // that writes workflows through Sino's API), and the waiters wait that long.
+      const lockClient = new pg.Client({
+        connectionString: url,
+        connectionTimeoutMillis: connectTimeoutMs,
+      });
+      lockClient.on('error', () => {});
+      await lockClient.connect();
+      try {
+        await lockClient.query('select pg_advisory_lock($1)', [key]);
+        return await task();
+      } finally {
+        // Closing the session releases the lock, whether the unlock ran or not.
+        await lockClient.query('select pg_advisory_unlock($1)', [key]).catch(() => {});
+        await lockClient.end().catch(() => {});
+      }
+    },
     async migrate(migrations) {
       // A session-level advisory lock on one dedicated connection serialises concurrent starts.
       // That connection has no statement timeout: a migration may rewrite a large table, and

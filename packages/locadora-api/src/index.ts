@@ -11,7 +11,18 @@ export const migracoesLocadora: Migrations = {
   schema: 'locadora',
 };
 export { CONTAS_DEMO } from './seed/referencia.js';
-export { FLUXOS_LOCADORA, garantirFluxos } from './notificacoes/fluxos.js';
+export {
+  FLUXOS_LOCADORA,
+  IDENTIFICADORES_DOS_FLUXOS,
+  garantirFluxos,
+  versaoDoFluxo,
+  type IdentificadorDeFluxo,
+} from './notificacoes/fluxos.js';
+export {
+  criarLigacaoAoSino,
+  type LigacaoAoSino,
+  type RegistroDaLigacao,
+} from './notificacoes/ligacao.js';
 export {
   criarEntregadorDoOutbox,
   idDoAssinante,

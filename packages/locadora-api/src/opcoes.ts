@@ -1,6 +1,6 @@
 import type { Database } from '@locadora/db';
 import type { SinoClient } from '@sino/client';
-import type { AmbienteSino } from './notificacoes/sessao.js';
+import type { LigacaoAoSino } from './notificacoes/ligacao.js';
 import type { Repositorios } from './repositorios.js';
 
 /** Options of the rental plugin, filled from the server's validated configuration. */
@@ -18,8 +18,8 @@ export interface OpcoesLocadora {
   };
   sessao: { validadeAcessoMinutos: number; validadeSessaoDias: number };
   login: { maximoFalhasPorEmail: number; maximoFalhasPorEndereco: number; bloqueioMinutos: number };
-  /** Locadora's environment in Sino, for the bell's sessions; absent when Sino has no key. */
-  sino?: AmbienteSino | undefined;
+  /** Locadora's link to Sino, for the bell's sessions; absent when Sino has no key. */
+  sino?: Pick<LigacaoAoSino, 'ambiente'> | undefined;
   /** Sino's server API with Locadora's key (the test notification of /notificacoes). */
   clienteSino?: SinoClient | undefined;
   /** The clock; tests may pass a fixed one. */

@@ -77,6 +77,21 @@ export const TRIGGER_STATUSES = [
 ] as const;
 export type TriggerStatus = (typeof TRIGGER_STATUSES)[number];
 
+/**
+ * Why a trigger was refused, in words a program reads: `code` beside Novu's `status: 'error'`
+ * in a bulk trigger's answer, and in the error body of a single trigger (Sino's addition; Novu
+ * 0.24 answers only the message, which its clients ignore the rest of).
+ */
+export const TRIGGER_ERROR_CODES = [
+  /** The transactionId was used already: the event was accepted before. */
+  'transaction_id_not_unique',
+  /** No workflow of the environment has that trigger identifier. */
+  'workflow_not_found',
+  /** Sino failed by itself; nothing was accepted: send it again. */
+  'internal_error',
+] as const;
+export type TriggerErrorCode = (typeof TRIGGER_ERROR_CODES)[number];
+
 /** Execution detail codes of the wire contract, by name. */
 export const EXECUTION_CODES = {
   TRIGGER_RECEIVED: 1000,

@@ -6,6 +6,129 @@
 // Regenerate with `npm run sino:client`.
 
 export interface paths {
+    "/v1/environments/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The API key's environment: its application identifier and widget settings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _id: string;
+                                _organizationId: string;
+                                _parentId?: string;
+                                createdAt: string;
+                                identifier: string;
+                                name: string;
+                                widget: {
+                                    notificationCenterEncryption: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events/trigger": {
         parameters: {
             query?: never;
@@ -99,6 +222,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 acknowledged: boolean;
+                                /** @enum {string} */
+                                code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                                 error?: string[];
                                 /** @enum {string} */
                                 status: "processed" | "trigger_not_active" | "no_workflow_steps_defined" | "no_workflow_active_steps_defined" | "no_tenant_found" | "subscriber_id_missing" | "error";
@@ -114,6 +239,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -127,6 +254,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -140,6 +269,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -153,6 +284,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -166,6 +299,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -242,6 +377,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 acknowledged: boolean;
+                                /** @enum {string} */
+                                code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                                 error?: string[];
                                 /** @enum {string} */
                                 status: "processed" | "trigger_not_active" | "no_workflow_steps_defined" | "no_workflow_active_steps_defined" | "no_tenant_found" | "subscriber_id_missing" | "error";
@@ -257,6 +394,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -270,6 +409,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -283,6 +424,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -296,6 +439,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -309,6 +454,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -418,6 +565,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 acknowledged: boolean;
+                                /** @enum {string} */
+                                code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                                 error?: string[];
                                 /** @enum {string} */
                                 status: "processed" | "trigger_not_active" | "no_workflow_steps_defined" | "no_workflow_active_steps_defined" | "no_tenant_found" | "subscriber_id_missing" | "error";
@@ -433,6 +582,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -446,6 +597,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -459,6 +612,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -472,6 +627,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -485,6 +642,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -539,6 +698,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -552,6 +713,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -565,6 +728,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -578,6 +743,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -591,6 +758,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -663,6 +832,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -676,6 +847,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -689,6 +862,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -702,6 +877,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -715,6 +892,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -728,6 +907,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -786,6 +967,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -799,6 +982,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -812,6 +997,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -825,6 +1012,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -838,6 +1027,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -851,6 +1042,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -901,6 +1094,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -914,6 +1109,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -927,6 +1124,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -940,6 +1139,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -953,6 +1154,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -966,6 +1169,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1027,6 +1232,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1040,6 +1247,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1053,6 +1262,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1066,6 +1277,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1079,6 +1292,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1092,6 +1307,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1160,6 +1377,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1173,6 +1392,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1186,6 +1407,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1199,6 +1422,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1212,6 +1437,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1288,6 +1515,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1301,6 +1530,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1314,6 +1545,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1327,6 +1560,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1340,6 +1575,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1410,6 +1647,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1423,6 +1662,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1436,6 +1677,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1449,6 +1692,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1462,6 +1707,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1513,6 +1760,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1526,6 +1775,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1539,6 +1790,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1552,6 +1805,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1565,6 +1820,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1618,6 +1875,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1631,6 +1890,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1644,6 +1905,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1657,6 +1920,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1670,6 +1935,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1760,6 +2027,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1773,6 +2042,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1786,6 +2057,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1799,6 +2072,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1812,6 +2087,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1825,6 +2102,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1884,6 +2163,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1897,6 +2178,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1910,6 +2193,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1923,6 +2208,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1936,6 +2223,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -1949,6 +2238,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2004,6 +2295,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2017,6 +2310,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2030,6 +2325,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2043,6 +2340,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2056,6 +2355,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2069,6 +2370,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2142,6 +2445,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2155,6 +2460,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2168,6 +2475,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2181,6 +2490,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2194,6 +2505,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2207,6 +2520,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2342,6 +2657,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2355,6 +2672,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2368,6 +2687,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2381,6 +2702,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2394,6 +2717,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2455,6 +2780,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2468,6 +2795,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2481,6 +2810,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2494,6 +2825,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2507,6 +2840,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2520,6 +2855,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2712,6 +3049,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2725,6 +3064,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2738,6 +3079,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2751,6 +3094,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2764,6 +3109,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2944,6 +3291,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2957,6 +3306,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2970,6 +3321,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2983,6 +3336,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -2996,6 +3351,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3009,6 +3366,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3078,6 +3437,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3091,6 +3452,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3104,6 +3467,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3117,6 +3482,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3130,6 +3497,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3194,6 +3563,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3207,6 +3578,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3220,6 +3593,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3233,6 +3608,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3246,6 +3623,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3259,6 +3638,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3345,6 +3726,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3358,6 +3741,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3371,6 +3756,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3384,6 +3771,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3397,6 +3786,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3487,6 +3878,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3500,6 +3893,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3513,6 +3908,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3526,6 +3923,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3539,6 +3938,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3627,6 +4028,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3640,6 +4043,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3653,6 +4058,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3666,6 +4073,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3679,6 +4088,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3759,6 +4170,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3772,6 +4185,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3785,6 +4200,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3798,6 +4215,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3811,6 +4230,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3824,6 +4245,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3914,6 +4337,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3927,6 +4352,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3940,6 +4367,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3953,6 +4382,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3966,6 +4397,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -3979,6 +4412,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4022,6 +4457,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4035,6 +4472,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4048,6 +4487,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4061,6 +4502,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4074,6 +4517,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4087,6 +4532,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4179,6 +4626,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4192,6 +4641,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4205,6 +4656,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4218,6 +4671,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4231,6 +4686,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4244,6 +4701,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4327,6 +4786,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4340,6 +4801,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4353,6 +4816,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4366,6 +4831,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4379,6 +4846,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4392,6 +4861,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4439,6 +4910,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4452,6 +4925,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4465,6 +4940,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4478,6 +4955,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4491,6 +4970,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4504,6 +4985,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4563,6 +5046,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4576,6 +5061,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4589,6 +5076,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4602,6 +5091,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4615,6 +5106,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4676,6 +5169,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4689,6 +5184,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4702,6 +5199,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4840,6 +5339,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4853,6 +5354,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -4866,6 +5369,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5008,6 +5513,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5021,6 +5528,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5034,6 +5543,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5172,6 +5683,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5185,6 +5698,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5246,6 +5761,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5259,6 +5776,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5354,6 +5873,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5367,6 +5888,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5380,6 +5903,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5393,6 +5918,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5406,6 +5933,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5419,6 +5948,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5786,6 +6317,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5799,6 +6332,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5812,6 +6347,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5825,6 +6362,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5838,6 +6377,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5895,6 +6436,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5908,6 +6451,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5921,6 +6466,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5934,6 +6481,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -5947,6 +6496,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6008,6 +6559,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6021,6 +6574,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6034,6 +6589,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6047,6 +6604,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6060,6 +6619,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6073,6 +6634,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6109,6 +6672,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6122,6 +6687,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6135,6 +6702,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6148,6 +6717,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6161,6 +6732,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6174,6 +6747,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6234,6 +6809,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6247,6 +6824,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6260,6 +6839,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6273,6 +6854,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6286,6 +6869,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6299,6 +6884,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6360,6 +6947,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6373,6 +6962,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6386,6 +6977,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6399,6 +6992,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6412,6 +7007,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6459,6 +7056,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6472,6 +7071,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6485,6 +7086,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6498,6 +7101,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6511,6 +7116,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6571,6 +7178,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6584,6 +7193,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6597,6 +7208,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6610,6 +7223,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6623,6 +7238,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6636,6 +7253,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6672,6 +7291,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6685,6 +7306,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6698,6 +7321,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6711,6 +7336,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6724,6 +7351,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6737,6 +7366,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6792,6 +7423,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6805,6 +7438,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6818,6 +7453,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6831,6 +7468,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6844,6 +7483,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6857,6 +7498,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6917,6 +7560,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6930,6 +7575,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6943,6 +7590,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6956,6 +7605,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6969,6 +7620,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -6982,6 +7635,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7037,6 +7692,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7050,6 +7707,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7063,6 +7722,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7076,6 +7737,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7089,6 +7752,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7102,6 +7767,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7161,6 +7828,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7174,6 +7843,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7187,6 +7858,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7200,6 +7873,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7213,6 +7888,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7226,6 +7903,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7287,6 +7966,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7300,6 +7981,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7313,6 +7996,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7326,6 +8011,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7386,6 +8073,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7399,6 +8088,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7412,6 +8103,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7425,6 +8118,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7555,6 +8250,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7568,6 +8265,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7581,6 +8280,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7594,6 +8295,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7607,6 +8310,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7620,6 +8325,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7839,6 +8546,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7852,6 +8561,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7865,6 +8576,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7878,6 +8591,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7891,6 +8606,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -7904,6 +8621,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8029,6 +8748,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8042,6 +8763,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8055,6 +8778,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8068,6 +8793,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8081,6 +8808,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8094,6 +8823,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8313,6 +9044,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8326,6 +9059,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8339,6 +9074,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8352,6 +9089,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8365,6 +9104,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8378,6 +9119,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8418,6 +9161,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8431,6 +9176,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8444,6 +9191,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8457,6 +9206,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8470,6 +9221,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8483,6 +9236,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8614,6 +9369,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8627,6 +9384,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8640,6 +9399,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8653,6 +9414,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8666,6 +9429,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;
@@ -8679,6 +9444,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
                             error: string;
                             message: string | string[];
                             statusCode: number;

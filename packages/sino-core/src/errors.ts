@@ -1,4 +1,5 @@
 import { isDatabaseUnavailable } from '@locadora/db';
+import type { TriggerErrorCode } from '@sino/shared';
 import { isRedisUnavailable } from './redis.js';
 
 /**
@@ -9,6 +10,8 @@ export class SinoError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** The reason in words a program reads, answered beside the message (a trigger's). */
+    readonly code?: TriggerErrorCode,
   ) {
     super(message);
     this.name = 'SinoError';
@@ -27,8 +30,10 @@ export const badRequest = (message: string) => new SinoError(400, message);
 export const unauthorized = (message = 'Unauthorized') => new SinoError(401, message);
 export const forbidden = (message = 'Forbidden') => new SinoError(403, message);
 export const notFound = (message: string) => new SinoError(404, message);
-export const conflict = (message: string) => new SinoError(409, message);
-export const unprocessable = (message: string) => new SinoError(422, message);
+export const conflict = (message: string, code?: TriggerErrorCode) =>
+  new SinoError(409, message, code);
+export const unprocessable = (message: string, code?: TriggerErrorCode) =>
+  new SinoError(422, message, code);
 
 /**
  * True when `error` says a store could not be reached or did not answer in time: the database,

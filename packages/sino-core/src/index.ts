@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Migrations } from '@locadora/db';
 
-export { sinoCore } from './plugin.js';
+export { sinoApi, sinoCore } from './plugin.js';
 export type { SinoOptions } from './options.js';
 export type { DevelopmentCredentials } from './modules/identity/service.js';
 /** Prometheus families of Sino, for the server's registry (observability/prometheus.ts). */

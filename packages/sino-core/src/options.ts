@@ -21,6 +21,13 @@ export interface SinoOptions {
   redisCommandTimeoutMs?: number | undefined;
   /** Run the queue's workers in this process (roles `all` and `worker`); true when absent. */
   runWorkers?: boolean | undefined;
+  /** Serve the server and widget APIs under `/v1` (roles `all` and `api`); true when absent. */
+  serveApi?: boolean | undefined;
+  /**
+   * Serve the widget's socket on `/socket.io` (roles `all` and `ws`); true when absent. A
+   * process without it publishes its socket events on Redis for the nodes that serve it.
+   */
+  serveSocket?: boolean | undefined;
   /** Queue tasks one process runs at once; 24 when absent. */
   workerConcurrency?: number | undefined;
   /**

@@ -15,6 +15,7 @@ import { topicRoutes } from './modules/topics/routes.js';
 import { tenantRoutes } from './modules/tenants/routes.js';
 import { widgetSessionRoutes } from './modules/widget/routes.js';
 import { createSocketGateway } from './realtime/gateway.js';
+import { createRealtimeEmitter } from './realtime/emitter.js';
 import { createWidgetTokens } from './modules/widget/tokens.js';
 import { createRepositories } from './repositories.js';
 import { feedRoutes, workflowRoutes } from './modules/workflows/routes.js';
@@ -25,6 +26,7 @@ import {
 import { widgetMessageRoutes } from './modules/messages/widget-routes.js';
 import { serverMessageRoutes } from './modules/messages/server-routes.js';
 import { eventRoutes } from './modules/events/routes.js';
+import { environmentRoutes } from './modules/environments/routes.js';
 import { environmentMessageRoutes } from './modules/messages/environment-routes.js';
 import { activityRoutes } from './modules/activity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
@@ -74,6 +76,7 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(subscriberPreferenceRoutes, ctx);
     await server.register(serverMessageRoutes, ctx);
     await server.register(eventRoutes, ctx);
+    await server.register(environmentRoutes, ctx);
     await server.register(environmentMessageRoutes, ctx);
     await server.register(activityRoutes, ctx);
     await server.register(integrationRoutes, ctx);
@@ -90,19 +93,48 @@ declare module 'fastify' {
   }
 }
 
-/** Registers Sino under `/v1` and exposes its services as `app.sino` (bootstrap, Locadora). */
+/**
+ * Sino's HTTP API under `/v1` on `app`, over services built elsewhere: a private instance
+ * answering Locadora's in-process client where this process's own server does not serve it
+ * (roles `worker` and `ws`).
+ */
+export const sinoApi = fp<{ services: SinoServices }>(
+  async (app, { services }) => {
+    await app.register(api, {
+      services,
+      guards: createGuards(services),
+      prefix: '/v1',
+    } as SinoContext & {
+      prefix: string;
+    });
+  },
+  { name: 'sino-api', fastify: '5.x' },
+);
+
+/**
+ * Registers what this process's role of Sino needs and exposes its services as `app.sino`
+ * (bootstrap, Locadora): the API under `/v1` (`serveApi`), the widget's socket
+ * (`serveSocket`), the queue's workers (`runWorkers`). The queue is always there: every role
+ * enqueues (a trigger, a snooze) or consumes.
+ */
 export const sinoCore = fp<SinoOptions>(
   async (app, options) => {
     const repositories = options.repositories ?? createRepositories(options.db, options);
-    const gateway = createSocketGateway({
-      server: app.server,
-      tokens: createWidgetTokens(options.widgetTokenSecret),
-      subscribers: repositories.subscribers,
+    const redis = {
       log: app.log,
       redisUrl: options.redisUrl,
       redisPrefix: options.redisPrefix,
       redisCommandTimeoutMs: options.redisCommandTimeoutMs,
-    });
+    };
+    const gateway =
+      options.serveSocket === false
+        ? createRealtimeEmitter(redis)
+        : createSocketGateway({
+            ...redis,
+            server: app.server,
+            tokens: createWidgetTokens(options.widgetTokenSecret),
+            subscribers: repositories.subscribers,
+          });
     app.addHook('preClose', () => gateway.close());
     const metrics = options.metrics ?? noMetrics;
     const unwatchSockets = metrics.watchSockets(() => gateway.connections());
@@ -130,11 +162,8 @@ export const sinoCore = fp<SinoOptions>(
     const services = createSinoServices(options, repositories, gateway, queue, app.log);
     // After the queue: no delivery is running when pooled provider connections close.
     app.addHook('onClose', () => services.providers.close());
-    const guards = createGuards(services);
     app.decorate('sino', services);
-    await app.register(api, { services, guards, prefix: '/v1' } as SinoContext & {
-      prefix: string;
-    });
+    if (options.serveApi !== false) await app.register(sinoApi, { services });
     if (options.runWorkers !== false) {
       await queue.work(
         observedHandler(queue.name, metrics, async ({ data }) => {

@@ -221,6 +221,8 @@ describe('@novu/node 0.24.2 events against Sino', () => {
         status: 'error',
         transactionId: 'node-bulk-3',
         error: ['Workflow with identifier "no-such-workflow" was not found'],
+        // Sino's addition, which Novu's client hands over as it is.
+        code: 'workflow_not_found',
       },
     ]);
     await settled('node-bulk-1', 1);

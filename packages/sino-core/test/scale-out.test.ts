@@ -19,14 +19,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two nodes: a socket node and a 
     const database = await createTestDatabase();
     const queuePrefix = `sino-test-${randomUUID()}`;
     const shared = { url: database.url, dataDir: 'memory://' };
-    // The socket node runs no workers; the worker node holds no sockets.
+    // The socket node runs no workers; the worker node holds no sockets (ROLE=worker): its
+    // events go out through the publish-only emitter.
     const socketNode = await createSinoTestApp(
       { redisUrl, queuePrefix, runWorkers: false },
       shared,
     );
     apps.push(socketNode);
     const workerNode = await createSinoTestApp(
-      { redisUrl, queuePrefix },
+      { redisUrl, queuePrefix, serveSocket: false },
       { ...shared, credentials: socketNode.credentials },
     );
     apps.push(workerNode);
@@ -90,8 +91,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two nodes: an erasure and a soc
       shared,
     );
     apps.push(socketNode);
+    // No socket on the API node (ROLE=api): the erasure closes the socket through the emitter.
     const apiNode = await createSinoTestApp(
-      { redisUrl, queuePrefix, runWorkers: false },
+      { redisUrl, queuePrefix, runWorkers: false, serveSocket: false },
       { ...shared, credentials: socketNode.credentials },
     );
     apps.push(apiNode);

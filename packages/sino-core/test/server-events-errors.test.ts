@@ -52,12 +52,14 @@ describe('POST /v1/events/trigger/bulk with an event the database refuses', () =
           status: 'error',
           transactionId: 'bulk-refused',
           error: ['The event could not be accepted because of an internal error; send it again'],
+          code: 'internal_error',
         },
         {
           acknowledged: false,
           status: 'error',
           transactionId: 'bulk-unknown',
           error: ['Workflow with identifier "no-such-workflow" was not found'],
+          code: 'workflow_not_found',
         },
       ]);
       for (const leak of [

@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as Db from '@locadora/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '@locadora/db';
 import { criarEntregadorDoOutbox, idDoAssinante, type OpcoesDoEntregador } from '@locadora/api';
 import { createSinoClient } from '@sino/client';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
@@ -16,25 +16,11 @@ import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
  * Runs on PGlite, and on PostgreSQL with TEST_DATABASE_URL.
  */
 
-// The app's database, to read the outbox and every Sino table.
-const bancos: Db.DatabaseHandle[] = [];
-vi.mock('@locadora/db', async (original) => {
-  const modulo = await original<typeof Db>();
-  return {
-    ...modulo,
-    openDatabase: async (...args: Parameters<typeof modulo.openDatabase>) => {
-      const banco = await modulo.openDatabase(...args);
-      bancos.push(banco);
-      return banco;
-    },
-  };
-});
-
 // A clock the tests move: it starts on 1 July 2030, 09:00 in Belo Horizonte.
 let relogio = new Date('2030-07-01T12:00:00Z');
 
 let t: AppDeTeste;
-let banco: Db.DatabaseHandle;
+let banco: DatabaseHandle;
 let equipe: string;
 let hatches: number;
 let url: string;
@@ -44,7 +30,8 @@ const dormir = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   t = await criarAppDeTeste({ agora: () => relogio });
-  banco = bancos.at(-1)!;
+  // The app's database, to read the outbox and every Sino table.
+  banco = t.banco;
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   equipe = await t.tokenDe('funcionario');

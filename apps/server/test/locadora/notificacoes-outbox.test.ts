@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as Db from '@locadora/db';
+import type { DatabaseHandle } from '@locadora/db';
 import { criarEntregadorDoOutbox, idDoAssinante, type OpcoesDoEntregador } from '@locadora/api';
 import { createSinoClient } from '@sino/client';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
@@ -16,27 +16,11 @@ import { clienteSinoLocal, fetchLocal } from '../../src/sino-local.js';
  * TEST_DATABASE_URL. The app's own worker is stopped: each test drives its workers by hand.
  */
 
-// The app's database, to read the outbox and to make a commit fail, and its address.
-const bancos: Db.DatabaseHandle[] = [];
-const enderecos: (string | undefined)[] = [];
-vi.mock('@locadora/db', async (original) => {
-  const modulo = await original<typeof Db>();
-  return {
-    ...modulo,
-    openDatabase: async (...args: Parameters<typeof modulo.openDatabase>) => {
-      const banco = await modulo.openDatabase(...args);
-      bancos.push(banco);
-      enderecos.push(args[0].url);
-      return banco;
-    },
-  };
-});
-
 // A fixed clock: 1 June 2030, 09:00 in Belo Horizonte.
 const AGORA = new Date('2030-06-01T12:00:00Z');
 
 let t: AppDeTeste;
-let banco: Db.DatabaseHandle;
+let banco: DatabaseHandle;
 let hatches: number;
 let gps: number;
 
@@ -45,7 +29,8 @@ const dormir = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   t = await criarAppDeTeste({ agora: () => AGORA });
-  banco = bancos.at(-1)!;
+  // The app's database, to read the outbox and to make a commit fail.
+  banco = t.banco;
   await t.app.outboxDaLocadora!.parar();
   const equipe = await t.tokenDe('funcionario');
   hatches = (await t.chamar('GET', '/api/Categorias', { token: equipe }))
@@ -232,6 +217,67 @@ describe('outbox da Locadora', () => {
     }
   });
 
+  it('lê o status e o código de cada evento na resposta do Sino, nunca as palavras', async () => {
+    const cliente = await t.novoCliente({ nome: 'Celia Codigos' });
+    // A Sino (a local peer) whose messages say nothing a program could match on: only the
+    // status and the code tell what became of each event.
+    let respostas: object[] = [];
+    const par = createServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res
+          .writeHead(201, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ data: respostas })),
+      );
+    });
+    await new Promise<void>((r) => par.listen(0, '127.0.0.1', r));
+    const entregadorDoPar = criarEntregadorDoOutbox({
+      db: banco.db,
+      sino: createSinoClient({
+        baseUrl: `http://127.0.0.1:${(par.address() as AddressInfo).port}`,
+        apiKey: 'x',
+      }),
+      log: silencioso,
+      esperaBaseMs: 20,
+      esperaMaximaMs: 50,
+      tentativasSeRecusado: 1,
+      lote: 1,
+    });
+    const casos: [object, Partial<LinhaDoOutbox> & { entregue: boolean }][] = [
+      // Accepted before (a crash lost the answer): delivered.
+      [
+        { acknowledged: false, status: 'error', code: 'transaction_id_not_unique', error: ['ja'] },
+        { entregue: true },
+      ],
+      // Sino failed by itself: tried again, whatever the attempts so far.
+      [
+        { acknowledged: false, status: 'error', code: 'internal_error', error: ['ops'] },
+        { entregue: false, tentativas: 1, ultimo_erro: 'Sino recusou: error: internal_error: ops' },
+      ],
+      // The operator turned the workflow off in Sino: their choice, delivered as it is.
+      [{ acknowledged: true, status: 'trigger_not_active' }, { entregue: true }],
+    ];
+    try {
+      for (const [resposta, esperado] of casos) {
+        const r = await reservar(cliente.token);
+        expect(r.statusCode, r.body).toBe(201);
+        const id = r.json<{ id_locacao: number }>().id_locacao;
+        respostas = [{ transactionId: (await eventoDaReserva(id)).id, ...resposta }];
+        await entregadorDoPar.entregarPendentes();
+        const { entregue, ...campos } = esperado;
+        const linha = await eventoDaReserva(id);
+        expect(linha, JSON.stringify(resposta)).toMatchObject(campos);
+        expect(linha.entregue_em !== null, JSON.stringify(resposta)).toBe(entregue);
+        // Out of the way of the next case and of the other tests.
+        await banco.db.execute(
+          sql`update locadora.outbox set entregue_em = now() where id = ${linha.id}`,
+        );
+      }
+    } finally {
+      await new Promise((r) => par.close(r));
+    }
+  });
+
   it('uma reserva desfeita (o commit falha) não envia aviso nenhum', async () => {
     const cliente = await t.novoCliente({ nome: 'Rita Rollback' });
     // Checked at COMMIT, after the reservation and its event are both written.
@@ -354,7 +400,7 @@ describe('outbox da Locadora', () => {
         {
           env: {
             PATH: process.env.PATH ?? '',
-            FILHO_DATABASE_URL: enderecos.at(-1)!,
+            FILHO_DATABASE_URL: t.urlDoBanco!,
             FILHO_SINO_URL: `http://127.0.0.1:${porta}`,
             FILHO_SINO_API_KEY: t.sino.apiKey,
             FILHO_RESERVA_SEGUNDOS: '2',

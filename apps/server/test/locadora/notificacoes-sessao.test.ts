@@ -133,8 +133,8 @@ describe('without a Sino environment', () => {
     });
   });
 
-  it('the session is refused with 503 and a Portuguese message', () => {
-    expect(() => criarSessoesDoSino(undefined).de(1)).toThrow(
+  it('the session is refused with 503 and a Portuguese message', async () => {
+    await expect(criarSessoesDoSino(undefined).de(1)).rejects.toThrow(
       expect.objectContaining({
         statusCode: 503,
         message:

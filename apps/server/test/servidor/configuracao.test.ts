@@ -159,4 +159,60 @@ describe('configuration', () => {
       'OTEL_EXPORTER_OTLP_PROTOCOL: must be http/protobuf or http/json',
     ]);
   });
+
+  it('ROLE other than all requires the shared secrets from the environment, listed together', () => {
+    const problemas = (ambiente: Record<string, string>) => {
+      try {
+        lerConfiguracao(ambiente);
+        return [];
+      } catch (e) {
+        return (e as ConfiguracaoInvalida).problemas;
+      }
+    };
+    const falta = (nome: string, role: string) =>
+      `${nome}: is required when ROLE is ${role}: every process of the installation must share it (only ROLE=all generates development secrets)`;
+    expect(problemas({ ROLE: 'worker' })).toEqual([
+      falta('JWT_SECRET', 'worker'),
+      falta('SINO_API_KEY', 'worker'),
+      falta('SINO_WIDGET_JWT_SECRET', 'worker'),
+      falta('SINO_ENCRYPTION_KEY', 'worker'),
+    ]);
+    const segredos = {
+      JWT_SECRET: 'j'.repeat(32),
+      SINO_API_KEY: 'k'.repeat(32),
+      SINO_WIDGET_JWT_SECRET: 'w'.repeat(32),
+      SINO_ENCRYPTION_KEY: 'e'.repeat(32),
+    };
+    expect(problemas({ ROLE: 'api', ...segredos })).toEqual([]);
+    // Sino alone needs only its own; a socket node needs Redis too.
+    expect(problemas({ ROLE: 'ws', HALVES: 'sino' })).toEqual([
+      falta('SINO_WIDGET_JWT_SECRET', 'ws'),
+      falta('SINO_ENCRYPTION_KEY', 'ws'),
+      'REDIS_URL: is required when ROLE is ws: socket events reach it from the other processes through Redis',
+    ]);
+    expect(problemas({})).toEqual([]);
+    expect(lerConfiguracao({}).HALVES).toEqual(['locadora', 'sino']);
+  });
+
+  it('SINO_URL: Locadora alone, with the key of the remote Sino', () => {
+    const c = lerConfiguracao({
+      SINO_URL: 'http://sino.internal:3000',
+      SINO_API_KEY: 'k'.repeat(32),
+    });
+    expect(c.HALVES).toEqual(['locadora']);
+    expect(() => lerConfiguracao({ SINO_URL: 'http://sino.internal:3000' })).toThrow(
+      'SINO_API_KEY: is required with SINO_URL',
+    );
+    expect(() =>
+      lerConfiguracao({
+        SINO_URL: 'http://sino.internal:3000',
+        SINO_API_KEY: 'k'.repeat(32),
+        HALVES: 'locadora,sino',
+      }),
+    ).toThrow('HALVES: must not include sino when SINO_URL is set');
+    expect(() => lerConfiguracao({ SINO_URL: 'ftp://sino' })).toThrow(
+      'SINO_URL: must be an http(s) URL',
+    );
+    expect(() => lerConfiguracao({ HALVES: 'frota' })).toThrow('HALVES');
+  });
 });

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as Db from '@locadora/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cadastroValido, cpfDeTeste, criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 
 /**
@@ -10,20 +9,6 @@ import { cadastroValido, cpfDeTeste, criarAppDeTeste, type AppDeTeste } from '..
  * PostgreSQL's `detail` carries the failing row).
  */
 
-// The app's database, to make one statement fail as the database would refuse it.
-const bancos: Db.DatabaseHandle[] = [];
-vi.mock('@locadora/db', async (original) => {
-  const modulo = await original<typeof Db>();
-  return {
-    ...modulo,
-    openDatabase: async (...args: Parameters<typeof modulo.openDatabase>) => {
-      const banco = await modulo.openDatabase(...args);
-      bancos.push(banco);
-      return banco;
-    },
-  };
-});
-
 let t: AppDeTeste;
 beforeAll(async () => {
   t = await criarAppDeTeste();
@@ -32,7 +17,8 @@ afterAll(() => t.fechar());
 
 describe('um cadastro que o banco recusa', () => {
   it('responde 500 sem detalhes e o log não traz SQL, hash, CPF, telefone nem e-mail', async () => {
-    const banco = bancos.at(-1)!;
+    // The app's database, to make one statement fail as the database would refuse it.
+    const { banco } = t;
     await banco.db.execute(
       sql.raw(
         `alter table locadora.usuarios add constraint teste_recusa check (nome <> 'Recusa Proposital')`,

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase } from '@locadora/db';
 import { lerConfiguracao } from '../../src/configuracao.js';
-import { construirApp } from '../../src/app.js';
+import { abrirBanco, construirApp } from '../../src/app.js';
 
 /**
  * Sino's first start inside the product, on the embedded database in a data folder: what
@@ -22,6 +22,7 @@ let credenciais: { applicationIdentifier: string; apiKey: string };
 
 const iniciar = () =>
   construirApp(config, {
+    banco: () => abrirBanco(config),
     destinoDosLogs: { write: (linha: string) => void logs.push(linha) },
     terminal: (texto) => void terminal.push(texto),
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cadastroValido, criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { lerConfiguracao } from '../../src/configuracao.js';
-import { construirApp } from '../../src/app.js';
+import { abrirBanco, construirApp } from '../../src/app.js';
 
 let t: AppDeTeste;
 beforeAll(async () => {
@@ -188,7 +188,7 @@ describe('embedded database on disk', () => {
     const pasta = mkdtempSync(join(tmpdir(), 'locadora-'));
     try {
       const config = lerConfiguracao({ DATA_DIR: pasta, LOG_LEVEL: 'silent' });
-      const primeiro = await construirApp(config);
+      const primeiro = await construirApp(config, { banco: () => abrirBanco(config) });
       const cadastro = await primeiro.inject({
         method: 'POST',
         url: '/api/Cadastro',
@@ -215,7 +215,7 @@ describe('embedded database on disk', () => {
       expect(sino.apiKey).toMatch(/^[0-9a-f]{64}$/);
       const credenciaisSino = readFileSync(arquivoSino, 'utf8');
 
-      const segundo = await construirApp(config);
+      const segundo = await construirApp(config, { banco: () => abrirBanco(config) });
       const me = await segundo.inject({
         method: 'GET',
         url: '/api/me',

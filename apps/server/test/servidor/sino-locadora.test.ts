@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLUXOS_LOCADORA, garantirFluxos } from '@locadora/api';
+import { FLUXOS_LOCADORA, garantirFluxos, versaoDoFluxo } from '@locadora/api';
 import { fluxoDoPapel, TAG_SOMENTE_EQUIPE } from '@locadora/contract/notificacoes';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { clienteSinoLocal } from '../../src/sino-local.js';
@@ -33,15 +33,49 @@ describe("Locadora's workflows in Sino", () => {
     expect(byIdentifier.get('multa-registrada')?.critical).toBe(true);
   });
 
-  it('are brought up to date at a later start, keeping an operator’s active switch', async () => {
-    const id = (await sino('GET', '/v1/workflows/reserva-cancelada')).json().data._id as string;
-    expect((await sino('PUT', `/v1/workflows/${id}/status`, { active: false })).statusCode).toBe(
-      200,
-    );
+  it('a later start writes nothing: an edit made in Sino stays', async () => {
+    const antes = (await sino('GET', '/v1/workflows/reserva-cancelada')).json().data;
+    // An operator renames the workflow and turns it off in Sino.
+    expect(
+      (await sino('PUT', `/v1/workflows/${antes._id}`, { name: 'Cancelamento (editado)' }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await sino('PUT', `/v1/workflows/${antes._id}/status`, { active: false })).statusCode,
+    ).toBe(200);
     const resultados = await garantirFluxos(clienteSinoLocal(t.app, t.sino.apiKey));
-    expect(resultados.map((r) => r.acao)).toEqual(FLUXOS_LOCADORA.map(() => 'atualizado'));
-    const r = await sino('GET', '/v1/workflows/reserva-cancelada');
-    expect(r.json().data.active).toBe(false);
+    expect(resultados.map((r) => r.acao)).toEqual(FLUXOS_LOCADORA.map(() => 'inalterado'));
+    const depois = (await sino('GET', '/v1/workflows/reserva-cancelada')).json().data;
+    expect(depois).toMatchObject({ name: 'Cancelamento (editado)', active: false });
+    expect(depois.updatedAt).toBe(
+      (await sino('GET', `/v1/workflows/${antes._id}`)).json().data.updatedAt,
+    );
+  });
+
+  it('a definition changed in code is written once, keeping the active switch', async () => {
+    const alterados = FLUXOS_LOCADORA.map((f) =>
+      f.identifier === 'reserva-cancelada' ? { ...f, description: 'Nova descrição.' } : f,
+    );
+    const cliente = clienteSinoLocal(t.app, t.sino.apiKey);
+    const resultados = await garantirFluxos(cliente, alterados);
+    expect(resultados.filter((r) => r.acao !== 'inalterado')).toEqual([
+      { identifier: 'reserva-cancelada', acao: 'atualizado' },
+    ]);
+    const w = (await sino('GET', '/v1/workflows/reserva-cancelada')).json().data;
+    expect(w).toMatchObject({
+      name: 'Reserva cancelada',
+      description: 'Nova descrição.',
+      active: false,
+      data: {
+        versaoDaLocadora: versaoDoFluxo(
+          alterados.find((f) => f.identifier === 'reserva-cancelada')!,
+        ),
+      },
+    });
+    // Once written, the same definition is not written again.
+    expect((await garantirFluxos(cliente, alterados)).every((r) => r.acao === 'inalterado')).toBe(
+      true,
+    );
   });
 
   it('a refusal by Sino is an error saying what was refused, not a silent skip', async () => {

@@ -1,5 +1,5 @@
 import type { Database } from '@locadora/db';
-import type { SinoBody, SinoClient } from '@sino/client';
+import type { paths, SinoBody, SinoClient } from '@sino/client';
 import {
   criarRepositorioOutbox,
   type Destinatario,
@@ -79,10 +79,48 @@ const nomeDoEvento = (evento: EventoReservado): string =>
 const recusaPassageira = (status: number) =>
   status >= 500 || [401, 403, 408, 409, 425, 429].includes(status);
 
-/** Sino's (Novu's) answer to a trigger whose transactionId was used already: sent before. */
-const JA_ENVIADO = 'transactionId property is not unique';
-/** Sino's answer to an event it failed on by itself: worth sending again. */
-const FALHA_INTERNA = 'internal error';
+/** Sino's answer to one event of a bulk trigger. */
+type RespostaDoGatilho =
+  paths['/v1/events/trigger/bulk']['post']['responses'][201]['content']['application/json']['data'][number];
+
+/**
+ * What Sino's answer to one event of a bulk trigger means for its row, read from its status
+ * and, beside `status: 'error'`, its code: never from the words of the message.
+ */
+function desfechoDoGatilho(
+  r: RespostaDoGatilho | undefined,
+): { entregue: true } | { entregue: false; passageiro: boolean } {
+  if (!r) return { entregue: false, passageiro: true };
+  switch (r.status) {
+    // Accepted; or not run because an operator turned the workflow (or its steps) off in Sino:
+    // their choice, not something sending again would change.
+    case 'processed':
+    case 'trigger_not_active':
+    case 'no_workflow_steps_defined':
+    case 'no_workflow_active_steps_defined':
+      return { entregue: true };
+    case 'subscriber_id_missing':
+    case 'no_tenant_found':
+      return { entregue: false, passageiro: false };
+    case 'error':
+      switch (r.code) {
+        // Accepted by an earlier attempt whose row was not marked (a crash, a lost answer).
+        case 'transaction_id_not_unique':
+          return { entregue: true };
+        // Sino failed by itself and kept nothing: worth sending again, without limit.
+        case 'internal_error':
+          return { entregue: false, passageiro: true };
+        // Maybe a deployment whose workflows are not in Sino yet: a few more tries.
+        case 'workflow_not_found':
+        case undefined:
+          return { entregue: false, passageiro: false };
+        default:
+          return r.code satisfies never;
+      }
+    default:
+      return r.status satisfies never;
+  }
+}
 
 /** The most events Sino's bulk trigger takes in one call. */
 const MAXIMO_POR_CHAMADA = 100;
@@ -244,18 +282,17 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
         const entregues: string[] = [];
         for (const [i, evento] of comQuem.entries()) {
           const r = resposta.data.data[i];
-          const erro = r?.error?.join(' ') ?? '';
-          // Acknowledged now, or by an earlier attempt whose row was not marked (a crash).
-          if (r?.acknowledged || erro.includes(JA_ENVIADO)) entregues.push(evento.id);
-          else
+          const desfecho = desfechoDoGatilho(r);
+          if (desfecho.entregue) entregues.push(evento.id);
+          else {
+            const porque = [r?.status ?? 'sem resposta', r?.code, r?.error?.join(' ')]
+              .filter(Boolean)
+              .join(': ');
             resultados.set(
               evento.id,
-              await recusado(
-                evento,
-                `Sino recusou: ${erro}`.slice(0, 500),
-                erro.includes(FALHA_INTERNA),
-              ),
+              await recusado(evento, `Sino recusou: ${porque}`.slice(0, 500), desfecho.passageiro),
             );
+          }
         }
         await repo.marcarEntregues(entregues);
         for (const id of entregues) resultados.set(id, 'entregue');

@@ -5,6 +5,7 @@ import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { codigoDaLocacao } from '../modules/locacoes/conversao.js';
 import type { NovoEvento } from './repositorio-outbox.js';
+import type { IdentificadorDeFluxo } from './fluxos.js';
 
 /**
  * The events Locadora notifies, as the services write them to the outbox. Payloads carry what
@@ -18,7 +19,7 @@ const data = (instante: Date): string =>
   format(new TZDate(instante.getTime(), FUSO_HORARIO), 'dd/MM/yyyy');
 const reais = (centavos: number): string => formatarReais(centavosParaReais(centavos));
 
-export type EventoDeReserva = 'reserva-confirmada' | 'reserva-alterada' | 'reserva-cancelada';
+export type EventoDeReserva = Extract<IdentificadorDeFluxo, `reserva-${string}`>;
 
 /** A reservation booked, changed or cancelled: to its customer. */
 export function eventoDeReserva(

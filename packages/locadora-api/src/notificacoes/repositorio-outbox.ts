@@ -1,11 +1,12 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
 import { locacoes, outbox, usuarios, vistorias, type AcaoDoOutbox } from '../db/schema.js';
+import type { IdentificadorDeFluxo } from './fluxos.js';
 
 /** An event to notify, as a service writes it in the transaction of its change. */
 export interface NovoEvento {
-  /** Identifier of the Sino workflow (FLUXOS_LOCADORA). */
-  fluxo: string;
+  /** The Sino workflow to trigger: one of Locadora's list, or it does not compile. */
+  fluxo: IdentificadorDeFluxo;
   /** The customer it concerns; absent for staff-only events. */
   usuarioId?: number | null;
   /** Also notify every active staff account. */

@@ -1,14 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { ErroLocadora } from '../erros.js';
 import { idDoAssinante } from './entregador.js';
+import type { AmbienteSino, LigacaoAoSino } from './ligacao.js';
 
-/** Locadora's environment in Sino, as the server knows it at start. */
-export interface AmbienteSino {
-  /** The environment's public application identifier (the widget sends it). */
-  applicationIdentifier: string;
-  /** Locadora's server-API key: it keys the subscriber hash and never leaves the server. */
-  apiKey: string;
-}
+export type { AmbienteSino } from './ligacao.js';
 
 /** What the bell needs to open the logged-in user's inbox. */
 export interface SessaoDoSino {
@@ -23,9 +18,10 @@ export interface SessaoDoSino {
  * server vouches for it. Computed here, on the server, so the key never reaches the browser
  * and nobody can open another account's inbox by changing the subscriberId.
  */
-export function criarSessoesDoSino(ambiente: AmbienteSino | undefined) {
+export function criarSessoesDoSino(ligacao: Pick<LigacaoAoSino, 'ambiente'> | undefined) {
   return {
-    de(usuarioId: number): SessaoDoSino {
+    async de(usuarioId: number): Promise<SessaoDoSino> {
+      const ambiente = await ligacao?.ambiente();
       if (!ambiente)
         throw new ErroLocadora(
           503,

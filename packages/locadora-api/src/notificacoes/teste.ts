@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SinoClient } from '@sino/client';
 import { ErroLocadora } from '../erros.js';
 import { idDoAssinante } from './entregador.js';
+import type { IdentificadorDeFluxo } from './fluxos.js';
 
 /** Who asks for a test notification: the logged-in account. */
 export interface Remetente {
@@ -50,7 +51,7 @@ export function criarServicoDeTeste(deps: {
       try {
         const resposta = await deps.sino.POST('/v1/events/trigger', {
           body: {
-            name: 'notificacao-de-teste',
+            name: 'notificacao-de-teste' satisfies IdentificadorDeFluxo,
             transactionId: randomUUID(),
             to: {
               subscriberId: idDoAssinante(remetente.id),

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { TRIGGER_ERROR_CODES } from '@sino/shared';
 
 /** Novu's error body, documented on each route for the statuses it can answer. */
 export const errorAnswer = z.object({
   statusCode: z.number().int(),
   message: z.union([z.string(), z.array(z.string())]),
   error: z.string(),
+  /** Sino's addition: why a trigger was refused, for programs (`TRIGGER_ERROR_CODES`). */
+  code: z.enum(TRIGGER_ERROR_CODES).optional(),
 });
 
 /** Exactly these error statuses (widget routes, which have no API key or rate limit). */

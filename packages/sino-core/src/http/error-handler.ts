@@ -27,6 +27,7 @@ export function installErrorHandler(app: FastifyInstance): void {
         statusCode: error.statusCode,
         message: error.message,
         error: statusName(error.statusCode),
+        ...(error.code && { code: error.code }),
       });
     }
     const status = error.statusCode ?? 500;

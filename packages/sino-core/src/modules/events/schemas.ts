@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TRIGGER_STATUSES } from '@sino/shared';
+import { TRIGGER_ERROR_CODES, TRIGGER_STATUSES } from '@sino/shared';
 
 /** A subscriber named inline in `to` or `actor`: upserted with the given fields. */
 export const subscriberRecipient = z.object({
@@ -58,6 +58,8 @@ export const triggerResult = z.object({
   status: z.enum(TRIGGER_STATUSES),
   transactionId: z.string().optional(),
   error: z.array(z.string()).optional(),
+  /** With `status: 'error'`: why, in words a program reads (Sino's addition to Novu's shape). */
+  code: z.enum(TRIGGER_ERROR_CODES).optional(),
 });
 
 export type TriggerResult = z.infer<typeof triggerResult>;

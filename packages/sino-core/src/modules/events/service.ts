@@ -66,7 +66,11 @@ export function createEventsService(deps: {
   ): Promise<TriggerResult> {
     const transactionId = request.transactionId ?? randomUUID();
     const found = await deps.repo.workflowForTrigger(environment.id, request.name);
-    if (!found) throw unprocessable(`Workflow with identifier "${request.name}" was not found`);
+    if (!found)
+      throw unprocessable(
+        `Workflow with identifier "${request.name}" was not found`,
+        'workflow_not_found',
+      );
     const { workflow, steps } = found;
     const answer = (status: TriggerResult['status'], error?: string[]): TriggerResult => ({
       acknowledged: true,
@@ -115,6 +119,7 @@ export function createEventsService(deps: {
     if (!admitted)
       throw conflict(
         'transactionId property is not unique, please make sure all triggers have a unique transactionId',
+        'transaction_id_not_unique',
       );
     deps.metrics.triggerAccepted(to === 'broadcast' ? 'broadcast' : 'event');
     return answer('processed');
@@ -147,11 +152,14 @@ export function createEventsService(deps: {
                 { err: error, transactionId: event.transactionId },
                 'bulk trigger: an event failed',
               );
+            const refusal = error instanceof SinoError ? error : undefined;
+            const code = refusal ? refusal.code : 'internal_error';
             return {
               acknowledged: false,
               status: 'error',
               ...(event.transactionId && { transactionId: event.transactionId }),
-              error: [error instanceof SinoError ? error.message : UNEXPECTED_FAILURE],
+              error: [refusal ? refusal.message : UNEXPECTED_FAILURE],
+              ...(code && { code }),
             };
           }),
         ),

@@ -51,16 +51,22 @@ export function createIdentityService(deps: { repo: IdentityRepository; secrets:
      */
     async bootstrapDevelopment(
       organizationName: string,
-      options: { requireSubscriberHash?: boolean } = {},
+      options: {
+        requireSubscriberHash?: boolean;
+        /** The key to give the environment (an installation's processes share it); new otherwise. */
+        apiKey?: string | undefined;
+      } = {},
     ): Promise<DevelopmentCredentials | null> {
       if (await repo.anyOrganization()) return null;
       const organization = await repo.createOrganization(organizationName);
       const environment = await this.createEnvironment({
         organizationId: organization.id,
         name: 'Development',
-        ...options,
+        ...(options.requireSubscriberHash !== undefined && {
+          requireSubscriberHash: options.requireSubscriberHash,
+        }),
       });
-      const apiKey = await this.addApiKey(environment.id);
+      const apiKey = await this.addApiKey(environment.id, options.apiKey);
       return {
         organizationId: organization.id,
         environmentId: environment.id,
@@ -90,9 +96,8 @@ export function createIdentityService(deps: { repo: IdentityRepository; secrets:
     /** From now on the environment's widget sessions require the subscriber's hash. */
     requireSubscriberHash: (environmentId: string) => repo.requireInAppHmac(environmentId),
 
-    /** A new key for the environment; the only time it is available in clear. */
-    async addApiKey(environmentId: string): Promise<string> {
-      const key = newApiKey();
+    /** A new key for the environment (or the one given); the only time it is available in clear. */
+    async addApiKey(environmentId: string, key: string = newApiKey()): Promise<string> {
       await repo.addApiKey({
         environmentId,
         keyHash: hashApiKey(key),

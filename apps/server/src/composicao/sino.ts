@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import fp from 'fastify-plugin';
+import type { DatabaseHandle } from '@locadora/db';
+import { sinoCore, type DevelopmentCredentials, type SinoMetrics } from '@sino/core';
+import type { Configuracao } from '../configuracao.js';
+import type { Papeis } from '../papeis.js';
+import { TRAVAS } from '../banco.js';
+
+export interface OpcoesDoSino {
+  /** The opened database (migrated): Sino's tables and, without Redis, its queue. */
+  banco: DatabaseHandle;
+  config: Configuracao;
+  papeis: Papeis;
+  /** The installation's secrets: from the environment, or the data folder's (ROLE=all). */
+  segredos: { widget: string; cifra: string };
+  /** Prefix of the queue's Redis keys, when it differs from SINO_REDIS_PREFIX (tests). */
+  prefixoDaFila?: string | undefined;
+  /** Where Sino counts triggers, jobs, deliveries and sockets (METRICS_ENABLED); none when absent. */
+  metricas?: SinoMetrics | undefined;
+  /** Receives the credentials of the organisation a first start creates (once). */
+  aoCriarCredenciais(credenciais: DevelopmentCredentials): void;
+}
+
+/**
+ * Sino's composition root: its plugin with what this process's role needs (the API, the
+ * socket, the queue's workers), on the database it is given, then the first start's
+ * organisation, environment and API key, created once under a lock however many processes
+ * start together. With SINO_API_KEY set, that key is the environment's: every process of the
+ * installation (and a Locadora elsewhere) already knows it.
+ */
+export const sinoDaInstalacao = fp<OpcoesDoSino>(
+  async (app, { banco, config, papeis, segredos, prefixoDaFila, metricas, aoCriarCredenciais }) => {
+    await app.register(sinoCore, {
+      db: banco.db,
+      database: banco,
+      redisUrl: config.REDIS_URL,
+      redisPrefix: config.SINO_REDIS_PREFIX,
+      redisCommandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_SECONDS * 1000,
+      ...(prefixoDaFila && { queuePrefix: prefixoDaFila }),
+      serveApi: papeis.api,
+      serveSocket: papeis.ws,
+      runWorkers: papeis.worker,
+      workerConcurrency: config.SINO_WORKER_CONCURRENCY,
+      ...(metricas && { metrics: metricas }),
+      widgetTokenSecret: segredos.widget,
+      encryptionKey: segredos.cifra,
+      rateLimit: {
+        triggerPerSecond: config.SINO_RATE_LIMIT_TRIGGERS,
+        generalPerSecond: config.SINO_RATE_LIMIT_GENERAL,
+      },
+      delivery: {
+        timeoutMs: config.SINO_DELIVERY_TIMEOUT_MS,
+        retryDelaysMs: config.SINO_DELIVERY_RETRY_SECONDS,
+        baseUrls: config.SINO_PROVIDER_BASE_URLS,
+        allowedNetworks: config.SINO_PROVIDER_ALLOWED_NETWORKS,
+        publicUrl: config.SINO_PUBLIC_URL,
+        tlsCa: config.SINO_PROVIDER_CA_FILE
+          ? readFileSync(config.SINO_PROVIDER_CA_FILE, 'utf8')
+          : undefined,
+      },
+    });
+    if (!config.REDIS_URL && !papeis.ws)
+      app.log.warn(
+        `ROLE=${config.ROLE} without REDIS_URL: this process holds no sockets and has no way to the ones that do, so its socket events reach nobody (widgets see them when they next read their feed)`,
+      );
+    const credenciais = await banco.exclusive(TRAVAS.inicioDoSino, () =>
+      app.sino.identity.bootstrapDevelopment(config.SINO_ORGANIZATION_NAME, {
+        requireSubscriberHash: true,
+        apiKey: config.SINO_API_KEY,
+      }),
+    );
+    if (credenciais) aoCriarCredenciais(credenciais);
+  },
+  { name: 'sino-da-instalacao', fastify: '5.x' },
+);
