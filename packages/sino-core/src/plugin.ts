@@ -123,6 +123,9 @@ export const sinoCore = fp<SinoOptions>(
     const services = createSinoServices(options, gateway, queue, app.log);
     // After the queue: no delivery is running when pooled provider connections close.
     app.addHook('onClose', () => services.providers.close());
+    // Shared rate limits (Redis) counted from the first request on; closed with the rest.
+    app.addHook('onReady', () => services.rateLimits.ready());
+    app.addHook('onClose', () => services.rateLimits.close());
     const guards = createGuards(services);
     app.decorate('sino', services);
     await app.register(api, { services, guards, prefix: '/v1' } as SinoContext & {

@@ -58,7 +58,12 @@ export function createSinoServices(
   const topics = createTopicService({ topics: createTopicRepository(options.db) });
   const tenants = createTenantService({ tenants: createTenantRepository(options.db) });
   const idempotency = createIdempotencyStore(options.db);
-  const rateLimits = createRateLimits(options.rateLimit);
+  const rateLimits = createRateLimits(options.rateLimit, {
+    redisUrl: options.redisUrl,
+    prefix: options.redisPrefix,
+    commandTimeoutMs: options.redisCommandTimeoutMs,
+    log,
+  });
   const tokens = createWidgetTokens(options.widgetTokenSecret);
   const session = createSessionService({ identity, subscribers, tokens });
   const messages = createMessageService({
