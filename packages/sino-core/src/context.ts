@@ -11,8 +11,11 @@ export interface SinoOptions {
   widgetTokenSecret: string;
   /** Key of the AES-256-GCM box for secrets at rest (API keys, provider credentials). */
   encryptionKey: string;
-  /** The database the job queue lives on (`sino.queue_jobs`) when there is no Redis. */
-  database: Pick<DatabaseHandle, 'executeSql'>;
+  /**
+   * The database the job queue lives on (`sino.queue_jobs`) when there is no Redis, and whose
+   * notifications tell every node of a change to what it caches.
+   */
+  database: Pick<DatabaseHandle, 'executeSql' | 'listen'>;
   /** A Redis for the job queue (BullMQ) and the socket fan-out across nodes. */
   redisUrl?: string | undefined;
   /** Longest wait for Redis's answer to a command a request waits on; 5 s when absent. */

@@ -121,6 +121,9 @@ export const sinoCore = fp<SinoOptions>(
     // Stopped before the database closes: in-flight jobs finish, nothing new starts.
     app.addHook('preClose', () => queue.stop());
     const services = createSinoServices(options, gateway, queue, app.log);
+    // Before the first request: a change another node makes from now on is heard.
+    await services.caches.start();
+    app.addHook('onClose', () => services.caches.stop());
     // After the queue: no delivery is running when pooled provider connections close.
     app.addHook('onClose', () => services.providers.close());
     // Shared rate limits (Redis) counted from the first request on; closed with the rest.

@@ -36,6 +36,7 @@ import { createWebhookReceiver } from './delivery/webhooks.js';
 import { createCallbackUrls } from './delivery/callbacks.js';
 import { createIntegrationCache } from './delivery/integration-cache.js';
 import { createSandboxRetention } from './delivery/sandbox-retention.js';
+import { createCacheInvalidation } from './cache-invalidation.js';
 import { reportRefusedDestinations } from './delivery/destination-report.js';
 
 /** Builds every Sino service once, on its dependencies (database, secrets, sockets). */
@@ -46,7 +47,9 @@ export function createSinoServices(
   log: FastifyBaseLogger,
 ) {
   const secrets = createSecretBox(options.encryptionKey);
-  const identity = createIdentityService({ db: options.db, secrets });
+  // What this node caches is forgotten when any node changes it (decision 034).
+  const caches = createCacheInvalidation({ database: options.database, log });
+  const identity = createIdentityService({ db: options.db, secrets, caches });
   const tombstones = createTombstoneKeys(options.encryptionKey);
   const subscribers = createSubscriberRepository(options.db, tombstones);
   const subscriberService = createSubscriberService({ subscribers });
@@ -73,9 +76,10 @@ export function createSinoServices(
     scheduler: queue,
   });
   const workflowCache = createWorkflowCache();
+  caches.on('workflows', () => workflowCache.invalidate());
   const workflows = createWorkflowService({
     db: options.db,
-    changed: () => workflowCache.invalidate(),
+    changed: () => caches.changed('workflows'),
   });
   const feeds = createFeedService({ db: options.db });
   const preferences = createPreferenceService({ db: options.db, workflows, subscribers });
@@ -88,6 +92,7 @@ export function createSinoServices(
     log,
   });
   const integrationCache = createIntegrationCache();
+  caches.on('integrations', () => integrationCache.clear());
   const callbacks = createCallbackUrls({
     secret: options.encryptionKey,
     publicUrl: options.delivery?.publicUrl,
@@ -96,7 +101,7 @@ export function createSinoServices(
     integrations: integrationRepository,
     secrets,
     providers: providers.checks,
-    changed: () => integrationCache.clear(),
+    changed: () => caches.changed('integrations'),
   });
   const delivery = createDeliveryService({
     integrations: integrationRepository,
@@ -141,6 +146,7 @@ export function createSinoServices(
   return {
     /** The queue's store, for readiness. */
     queue: { ping: () => queue.ping() },
+    caches,
     activity,
     integrations,
     reportRefused,

@@ -35,8 +35,14 @@ export type WorkflowChanges = Partial<
 const live = (environmentId: string) =>
   and(eq(workflows.environmentId, environmentId), isNull(workflows.deletedAt));
 
-/** `changed` is told after every write of a workflow or its steps (the engine's cache). */
-export function createWorkflowRepository(db: Database, changed: () => void = () => {}) {
+/**
+ * `changed` is told after every write of a workflow or its steps (the engine's caches, on every
+ * node), and awaited: the write's answer comes once every node has been told.
+ */
+export function createWorkflowRepository(
+  db: Database,
+  changed: () => void | Promise<void> = () => {},
+) {
   async function stepsOf(workflowIds: string[]): Promise<Map<string, WorkflowStep[]>> {
     const byWorkflow = new Map<string, WorkflowStep[]>(workflowIds.map((id) => [id, []]));
     if (workflowIds.length === 0) return byWorkflow;
@@ -127,7 +133,7 @@ export function createWorkflowRepository(db: Database, changed: () => void = () 
         await tx.insert(workflows).values({ ...values, id });
         await insertSteps(tx, id, steps);
       });
-      changed();
+      await changed();
       return (await one(eq(workflows.id, id)))!;
     },
 
@@ -152,7 +158,7 @@ export function createWorkflowRepository(db: Database, changed: () => void = () 
         }
         return true;
       });
-      if (updated) changed();
+      if (updated) await changed();
       return updated ? one(eq(workflows.id, id)) : undefined;
     },
 
@@ -161,7 +167,7 @@ export function createWorkflowRepository(db: Database, changed: () => void = () 
         .update(workflows)
         .set({ active, updatedAt: sql`now()` })
         .where(and(live(environmentId), eq(workflows.id, id)));
-      changed();
+      await changed();
       return one(eq(workflows.id, id));
     },
 
@@ -173,7 +179,7 @@ export function createWorkflowRepository(db: Database, changed: () => void = () 
         .set({ deletedAt: sql`now()`, active: false, updatedAt: sql`now()` })
         .where(and(live(environmentId), eq(workflows.id, id)))
         .returning({ id: workflows.id });
-      if (rows.length > 0) changed();
+      if (rows.length > 0) await changed();
       return rows.length > 0;
     },
   };

@@ -138,8 +138,8 @@ const feedIdOf = (step: StepInput) => step.template.feedId || step.template._fee
 
 export function createWorkflowService(deps: {
   db: Database;
-  /** Told after every write of a workflow (the engine's cache of workflows). */
-  changed?: () => void;
+  /** Told after every write of a workflow (the engine's caches of workflows, on every node). */
+  changed?: () => Promise<void>;
 }) {
   const repo = createWorkflowRepository(deps.db, deps.changed);
   const feeds = createFeedRepository(deps.db);
