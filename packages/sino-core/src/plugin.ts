@@ -13,7 +13,7 @@ import { subscriberRoutes } from './modules/subscribers/routes.js';
 import { topicRoutes } from './modules/topics/routes.js';
 import { tenantRoutes } from './modules/tenants/routes.js';
 import { widgetSessionRoutes } from './modules/widget/routes.js';
-import { createSocketGateway } from './realtime/gateway.js';
+import { createSocketGateway, type CountsOnConnect } from './realtime/gateway.js';
 import { createWidgetTokens } from './modules/widget/tokens.js';
 import { createSubscriberRepository } from './modules/subscribers/repository.js';
 import { createTombstoneKeys } from './modules/subscribers/tombstones.js';
@@ -91,6 +91,9 @@ declare module 'fastify' {
 /** Registers Sino under `/v1` and exposes its services as `app.sino` (bootstrap, Locadora). */
 export const sinoCore = fp<SinoOptions>(
   async (app, options) => {
+    // The services are built after the gateway, which they publish through; no socket connects
+    // before the server listens.
+    let countsOf: CountsOnConnect = () => Promise.reject(new Error('Sino is not ready'));
     const gateway = createSocketGateway({
       server: app.server,
       tokens: createWidgetTokens(options.widgetTokenSecret),
@@ -102,6 +105,7 @@ export const sinoCore = fp<SinoOptions>(
       redisUrl: options.redisUrl,
       redisPrefix: options.redisPrefix,
       redisCommandTimeoutMs: options.redisCommandTimeoutMs,
+      countsOf: (scope) => countsOf(scope),
     });
     app.addHook('preClose', () => gateway.close());
     const queuePrefix = options.queuePrefix ?? options.redisPrefix;
@@ -121,6 +125,7 @@ export const sinoCore = fp<SinoOptions>(
     // Stopped before the database closes: in-flight jobs finish, nothing new starts.
     app.addHook('preClose', () => queue.stop());
     const services = createSinoServices(options, gateway, queue, app.log);
+    countsOf = (scope) => services.messages.socketCounts(scope);
     // Before the first request: a change another node makes from now on is heard.
     await services.caches.start();
     app.addHook('onClose', () => services.caches.stop());
