@@ -25,6 +25,12 @@ export interface SinoOptions {
   /** Queue tasks one process runs at once; 24 when absent. */
   workerConcurrency?: number | undefined;
   /**
+   * How long a closing node waits for the queue tasks it is running before handing their jobs
+   * back to the queue, for another node at once; 8 s when absent (the server's own close gives
+   * up after 10 s, and a killed node's jobs would wait out their leases).
+   */
+  shutdownGraceMs?: number | undefined;
+  /**
    * Names this installation on a shared Redis: the queue's keys (BullMQ) and the socket
    * fan-out's channels start with it, the channels with the database index too, since Redis
    * pub/sub ignores it (`realtime/gateway.ts`). `sino` when absent.

@@ -88,6 +88,9 @@ declare module 'fastify' {
   }
 }
 
+/** See `SinoOptions.shutdownGraceMs`. */
+const DEFAULT_SHUTDOWN_GRACE_MS = 8000;
+
 /** Registers Sino under `/v1` and exposes its services as `app.sino` (bootstrap, Locadora). */
 export const sinoCore = fp<SinoOptions>(
   async (app, options) => {
@@ -122,8 +125,11 @@ export const sinoCore = fp<SinoOptions>(
       }),
       onError: (err) => app.log.error({ err }, 'job queue error'),
     });
-    // Stopped before the database closes: in-flight jobs finish, nothing new starts.
-    app.addHook('preClose', () => queue.stop());
+    // Stopped before the database closes: nothing new starts, running jobs finish or, past the
+    // grace, go back to the queue for another node.
+    app.addHook('preClose', () =>
+      queue.stop({ graceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS }),
+    );
     const services = createSinoServices(options, gateway, queue, app.log);
     countsOf = (scope) => services.messages.socketCounts(scope);
     // Before the first request: a change another node makes from now on is heard.

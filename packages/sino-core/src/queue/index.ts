@@ -6,6 +6,7 @@ export type {
   QueueJob,
   QueueJobState,
   RetryPolicy,
+  StopOptions,
   WorkOptions,
 } from './port.js';
 export { DEFAULT_RETRY, RETENTION } from './port.js';
