@@ -110,7 +110,10 @@ export const sinoCore = fp<SinoOptions>(
       redisCommandTimeoutMs: options.redisCommandTimeoutMs,
       countsOf: (scope) => countsOf(scope),
     });
-    app.addHook('preClose', () => gateway.close());
+    // Widgets go to other nodes first; events of the requests and queue tasks that finish
+    // meanwhile still reach them there (the fan-out closes last).
+    app.addHook('preClose', () => gateway.closeSockets());
+    app.addHook('onClose', () => gateway.close());
     const queuePrefix = options.queuePrefix ?? options.redisPrefix;
     const queue = await createJobQueue<SinoTask>({
       name: 'sino-jobs',

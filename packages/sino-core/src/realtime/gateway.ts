@@ -36,7 +36,7 @@ export function createSocketGateway(deps: {
   redisPrefix?: string | undefined;
   redisCommandTimeoutMs?: number | undefined;
   countsOf?: CountsOnConnect | undefined;
-}): RealtimePublisher & { close(): Promise<void> } {
+}): RealtimePublisher & { closeSockets(): void; close(): Promise<void> } {
   let closing = false;
   const io = new Server(deps.server, {
     path: '/socket.io',
@@ -118,15 +118,23 @@ export function createSocketGateway(deps: {
       io.in(subscriberId).disconnectSockets(true);
     },
     /**
-     * This node's sockets are closed at the transport (engine.io), not disconnected: a Socket.IO
-     * disconnect ("io server disconnect") tells a client not to reconnect, and every widget of
-     * the node would stay silent after a deploy. A closed transport ("transport close") makes
-     * every client reconnect, to another node since this one refuses new connections from now
-     * on. Open sockets would also keep the HTTP server, Fastify's, from closing.
+     * The first step of a node's close: this node's sockets are closed at the transport
+     * (engine.io), not disconnected. A Socket.IO disconnect ("io server disconnect") tells a
+     * client not to reconnect, and every widget of the node would stay silent after a deploy; a
+     * closed transport ("transport close") makes every client reconnect, to another node since
+     * this one refuses new connections from now on. Open sockets would also keep the HTTP
+     * server, Fastify's, from closing. Events still fan out to the other nodes' sockets.
      */
-    async close() {
+    closeSockets() {
       closing = true;
       for (const socket of io.of('/').sockets.values()) socket.conn.close();
+    },
+    /**
+     * The last step: the fan-out's connections, once the requests and queue tasks that publish
+     * through them are done.
+     */
+    async close() {
+      this.closeSockets();
       // QUIT lets pending commands finish; a plain disconnect rejects them unhandled.
       await Promise.all(redis.map((client) => client.quit().catch(() => undefined)));
     },
