@@ -13,7 +13,8 @@ const crossPackageRelative = {
 };
 const fastify = {
   group: ['fastify', 'fastify/*', '@fastify/*', 'fastify-*'],
-  message: 'Services and repositories stay free of Fastify.',
+  message:
+    'Services, repositories, the workflow engine and the socket gateway stay free of Fastify: they take plain dependencies (docs/decisions/032).',
 };
 const forbid = (names, message) => ({
   group: names.flatMap((name) => [name, `${name}/*`]),
@@ -165,6 +166,26 @@ const zones = [
 
 const restricted = (patterns) => ['error', { patterns: [crossPackageRelative, ...patterns] }];
 
+// Where Fastify may not be imported, per package: every service and repository module (and the
+// wiring that builds them), Sino's workflow engine and its socket gateway. They take plain
+// dependencies (repositories, a `Log`, node's HTTP server); the plugins and routes adapt Fastify
+// to them.
+const freeOfFastify = [
+  {
+    zone: 'packages/locadora-api/**',
+    files: ['packages/locadora-api/src/**/*{servico,repositorio}*.ts'],
+  },
+  {
+    zone: 'packages/sino-core/**',
+    files: [
+      'packages/sino-core/src/**/*{service,repositor}*.ts',
+      'packages/sino-core/src/engine/**',
+      'packages/sino-core/src/realtime/**',
+    ],
+  },
+];
+const patternsOfZone = (folder) => zones.find((z) => z.files.includes(folder)).patterns;
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**', '**/drizzle/**'] },
   js.configs.recommended,
@@ -184,17 +205,11 @@ export default tseslint.config(
     files,
     rules: { 'no-restricted-imports': restricted(patterns) },
   })),
-  {
-    // Services and repositories never import Fastify. Rules replace rather than merge, so the
-    // package's own zone is repeated here.
-    files: ['packages/*/src/modules/*/servico.ts', 'packages/*/src/modules/*/repositorio.ts'],
-    rules: {
-      'no-restricted-imports': restricted([
-        ...zones.filter((z) => z.files[0] === 'packages/locadora-api/**')[0].patterns,
-        fastify,
-      ]),
-    },
-  },
+  // Rules replace rather than merge, so the package's own zone is repeated with Fastify's.
+  ...freeOfFastify.map(({ zone, files }) => ({
+    files,
+    rules: { 'no-restricted-imports': restricted([...patternsOfZone(zone), fastify]) },
+  })),
   {
     files: ['apps/web/**/*.{ts,tsx}', 'packages/sino-react/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

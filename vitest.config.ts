@@ -12,6 +12,8 @@ export default defineConfig({
       'packages/*/test/**/*.test.ts',
       'packages/*/test/**/*.test.tsx',
       'apps/*/test/**/*.test.ts',
+      // The repository's own checks (lint scripts).
+      'test/**/*.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

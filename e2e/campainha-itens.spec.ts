@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { CONTAS, expect, novoCliente, test, verificarAcessibilidade } from './apoio.js';
+import { caixaDoSino, fotografarComo, sinoDoCabecalho } from './sino-apoio.js';
 
 // Items of the bell's inbox in Locadora (issue 17, 13 h, j and l), against the real server:
 // a fine (a critical workflow) stands apart, removing offers "Desfazer", and a customer's
@@ -114,17 +114,6 @@ async function feedDoSino(api: APIRequestContext, token: string) {
     ).data;
 }
 
-const sinoDoMenu = (page: Page) =>
-  page.getByRole('navigation', { name: 'Menu principal' }).getByRole('button', {
-    name: /^Notificações(, \d+ não vistas?)?$/,
-  });
-const caixa = (page: Page) => page.getByRole('dialog', { name: 'Caixa de notificações' });
-
-function fotografarComo(page: Page, nome: string) {
-  mkdirSync('test-results/screenshots', { recursive: true });
-  return page.screenshot({ path: `test-results/screenshots/${nome}.png`, animations: 'disabled' });
-}
-
 test('campainha: uma multa (fluxo crítico) se destaca, com ícone e a palavra "Importante", e passa no axe', async ({
   page,
   request,
@@ -170,8 +159,8 @@ test('campainha: uma multa (fluxo crítico) se destaca, com ícone e a palavra "
     .toBe(true);
 
   await page.goto('/home2');
-  await sinoDoMenu(page).click();
-  const artigos = caixa(page).getByRole('feed').getByRole('article');
+  await sinoDoCabecalho(page).click();
+  const artigos = caixaDoSino(page).getByRole('feed').getByRole('article');
   const multa = artigos.filter({ hasText: 'Uma multa foi registrada' });
   const outra = artigos.filter({ hasText: 'foi confirmada' }).first();
   await expect(multa).toHaveCount(1);
@@ -180,7 +169,9 @@ test('campainha: uma multa (fluxo crítico) se destaca, com ícone e a palavra "
   await expect(multa.locator('.sino-item__critical')).toHaveText('Importante');
   await expect(multa.locator('.sino-item__critical svg')).toBeVisible();
   await expect(
-    caixa(page).getByRole('article', { name: /^Não lida: ?Importante: ?Uma multa foi registrada/ }),
+    caixaDoSino(page).getByRole('article', {
+      name: /^Não lida: ?Importante: ?Uma multa foi registrada/,
+    }),
   ).toHaveCount(1);
   await expect(outra).not.toHaveClass(/sino-item--critical/);
   await expect(outra.locator('.sino-item__critical')).toHaveCount(0);
@@ -201,9 +192,9 @@ test('campainha: remover oferece "Desfazer", que devolve o item ao lugar; fechad
   await expect.poll(async () => (await feed()).length).toBe(3);
 
   await page.goto('/home2');
-  const sino = sinoDoMenu(page);
+  const sino = sinoDoCabecalho(page);
   await sino.click();
-  const dialogo = caixa(page);
+  const dialogo = caixaDoSino(page);
   const artigos = dialogo.getByRole('feed').getByRole('article');
   await expect(artigos).toHaveCount(3);
   const ordem = await artigos.evaluateAll((lista) =>
@@ -247,8 +238,8 @@ test('campainha: nas configurações, o cliente não vê "Avaliação recebida" 
 }) => {
   await novoCliente(page, 'Clara Configurada');
   await page.goto('/home2');
-  await sinoDoMenu(page).click();
-  const dialogo = caixa(page);
+  await sinoDoCabecalho(page).click();
+  const dialogo = caixaDoSino(page);
   await dialogo.getByRole('button', { name: 'Configurações' }).click();
   await expect(dialogo.getByRole('heading', { name: 'Configurações' })).toBeVisible();
   const fluxos = dialogo.locator('.sino-accordion__trigger .sino-accordion__name');
@@ -264,11 +255,11 @@ test('campainha: nas configurações, o cliente não vê "Avaliação recebida" 
   });
   expect(r.status()).toBe(200);
   await page.goto('/home2');
-  await sinoDoMenu(page).press('Enter');
-  await expect(caixa(page)).toBeVisible();
-  await caixa(page).getByRole('button', { name: 'Configurações' }).press('Enter');
-  await expect(caixa(page).getByRole('heading', { name: 'Configurações' })).toBeVisible();
-  const daEquipe = caixa(page).locator('.sino-accordion__trigger .sino-accordion__name');
+  await sinoDoCabecalho(page).press('Enter');
+  await expect(caixaDoSino(page)).toBeVisible();
+  await caixaDoSino(page).getByRole('button', { name: 'Configurações' }).press('Enter');
+  await expect(caixaDoSino(page).getByRole('heading', { name: 'Configurações' })).toBeVisible();
+  const daEquipe = caixaDoSino(page).locator('.sino-accordion__trigger .sino-accordion__name');
   await expect(daEquipe.filter({ hasText: 'Avaliação recebida' })).toHaveCount(1);
   await expect(daEquipe.filter({ hasText: 'Reserva confirmada' })).toHaveCount(1);
 });

@@ -8,12 +8,14 @@ import { expect, fotografar, novoCliente, test, verificarAcessibilidade } from '
 import {
   FUSO,
   PASTA_DA_VITRINE,
+  caixaDoSino,
   caixaPelaApi,
   clienteComAvisos,
   construirVitrine,
   diaLocal,
   fotografarComo,
   reservar,
+  sinoDoCabecalho,
   servirVitrine,
 } from './sino-apoio.js';
 
@@ -22,12 +24,6 @@ import {
 // them over Sino's widget API and socket. Each test signs up its own customer and books in
 // periods of its own (e2e/sino-apoio.ts).
 
-/** The bell in the header, whatever its count. */
-const sinoDoMenu = (page: Page) =>
-  page.getByRole('banner').getByRole('button', {
-    name: /^Notificações(, \d+ não vistas?)?$/,
-  });
-const caixa = (page: Page) => page.getByRole('dialog', { name: 'Caixa de notificações' });
 const rotuloDoSino = (n: number) =>
   n === 0 ? 'Notificações' : `Notificações, ${n} não ${n === 1 ? 'vista' : 'vistas'}`;
 
@@ -60,7 +56,7 @@ test('campainha: uma reserva feita pela API sobe a contagem do sino em até 1 s,
   const cliente = await novoCliente(page, 'Bruna Sineira');
   const socket = vigiarSocket(page);
   await page.goto('/home2');
-  const sino = sinoDoMenu(page);
+  const sino = sinoDoCabecalho(page);
   await expect(sino).toHaveAccessibleName(rotuloDoSino(0));
   await expect.poll(() => socket.conectado, { message: 'o socket do sino conectou' }).toBe(true);
   let recargas = 0;
@@ -101,13 +97,13 @@ test('campainha: uma reserva feita pela API sobe a contagem do sino em até 1 s,
 
   // The notification names the booking and opens its contract, inside the app.
   await sino.click();
-  const artigo = caixa(page).getByRole('article');
+  const artigo = caixaDoSino(page).getByRole('article');
   await expect(artigo).toHaveCount(1);
   await expect(artigo).toContainText(`Sua reserva ${reserva!.codigo} foi confirmada`);
   await expect(artigo).toContainText('Não lida');
   await artigo.click();
   await expect(page).toHaveURL(new RegExp(`/historico\\?contrato=${reserva!.id_locacao}$`));
-  await expect(caixa(page)).toBeHidden();
+  await expect(caixaDoSino(page)).toBeHidden();
   const contrato = page.getByRole('region', { name: `Contrato nº ${reserva!.id_locacao}` });
   await expect(contrato.locator('dl')).toContainText('SituaçãoReservada (aguardando retirada)');
   await expect(page.getByLabel('Número do contrato')).toHaveValue(String(reserva!.id_locacao));
@@ -125,12 +121,12 @@ test('campainha: sino fechado, caixa aberta com a lista, menu do item e configur
   const codigos = mensagens.map((m) => /LOC-\d{6}/.exec(m.content)?.[0] ?? m.content);
   expect([...codigos].sort()).toEqual(reservas.map((r) => r.codigo).sort());
   await page.goto('/home2');
-  const sino = sinoDoMenu(page);
+  const sino = sinoDoCabecalho(page);
   await expect(sino).toHaveAccessibleName(rotuloDoSino(3));
   await verificarAcessibilidade(page);
 
   await sino.click();
-  const dialogo = caixa(page);
+  const dialogo = caixaDoSino(page);
   await expect(dialogo).toBeVisible();
   const lista = dialogo.getByRole('feed', { name: 'Notificações' });
   const artigos = lista.getByRole('article');
@@ -182,12 +178,14 @@ test('campainha: sino fechado, caixa aberta com a lista, menu do item e configur
 test('campainha: sem notificações, a caixa vazia passa no axe', async ({ page }) => {
   await novoCliente(page, 'Diogo Novato');
   await page.goto('/home2');
-  const sino = sinoDoMenu(page);
+  const sino = sinoDoCabecalho(page);
   await expect(sino).toHaveAccessibleName(rotuloDoSino(0));
   await sino.click();
-  await expect(caixa(page).getByText('Nada de novo por aqui ainda')).toBeVisible();
-  await expect(caixa(page).getByRole('feed')).toHaveCount(0);
-  await expect(caixa(page).getByRole('button', { name: 'Marcar todas como lidas' })).toBeDisabled();
+  await expect(caixaDoSino(page).getByText('Nada de novo por aqui ainda')).toBeVisible();
+  await expect(caixaDoSino(page).getByRole('feed')).toHaveCount(0);
+  await expect(
+    caixaDoSino(page).getByRole('button', { name: 'Marcar todas como lidas' }),
+  ).toBeDisabled();
   await verificarAcessibilidade(page);
   await fotografarComo(page, 'campainha-vazia');
 });
@@ -200,13 +198,13 @@ test('campainha: só com o teclado, abre, percorre, marca como lida, desliga um 
   const api = await caixaPelaApi(page, cliente.token);
   const mensagens = await api.esperarMensagens(3);
   await page.goto('/home2');
-  const sino = sinoDoMenu(page);
+  const sino = sinoDoCabecalho(page);
   await expect(sino).toHaveAccessibleName(rotuloDoSino(3));
 
   // Tab to the bell, Enter opens the dialog with the focus inside.
   await teclarAte(page, sino);
   await page.keyboard.press('Enter');
-  const dialogo = caixa(page);
+  const dialogo = caixaDoSino(page);
   await expect(dialogo).toBeVisible();
   await expect(dialogo.locator(':focus')).toHaveCount(1);
 
@@ -286,10 +284,10 @@ test('campainha: arquivar e adiar pelo menu do item', async ({ page }) => {
   const api = await caixaPelaApi(page, cliente.token);
   await api.esperarMensagens(3);
   await page.goto('/home2');
-  const sino = sinoDoMenu(page);
+  const sino = sinoDoCabecalho(page);
   await expect(sino).toHaveAccessibleName(rotuloDoSino(3));
   await sino.click();
-  const dialogo = caixa(page);
+  const dialogo = caixaDoSino(page);
   const artigos = dialogo.getByRole('feed', { name: 'Notificações' }).getByRole('article');
   await expect(artigos).toHaveCount(3);
   const doItem = (artigo: Locator) => artigo.getByRole('button', { name: 'Ações da notificação' });

@@ -13,6 +13,14 @@ import { expect, novoCliente } from './apoio.js';
 // alone. Each customer books in periods of its own, years ahead (2000 to 2900 days: no other
 // spec books there).
 
+/** The bell in the page's header (never inside the menu, which folds on a phone), whatever its count. */
+export const sinoDoCabecalho = (page: Page) =>
+  page.getByRole('banner').getByRole('button', { name: /^Notificações(, \d+ não vistas?)?$/ });
+
+/** The bell's open inbox. */
+export const caixaDoSino = (page: Page) =>
+  page.getByRole('dialog', { name: 'Caixa de notificações' });
+
 export interface Locacao {
   id_locacao: number;
   codigo: string;

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Migrations } from '@locadora/db';
 
 export { locadoraApi } from './plugin.js';
-export type { OpcoesLocadora } from './contexto.js';
+export type { OpcoesLocadora } from './opcoes.js';
 export { semearDados } from './seed/semear.js';
 
 /** The rental half's migrations, applied at start on PGlite and PostgreSQL alike. */

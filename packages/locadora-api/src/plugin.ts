@@ -1,8 +1,9 @@
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync } from 'fastify';
 import cookie from '@fastify/cookie';
-import type { OpcoesLocadora } from './contexto.js';
+import type { OpcoesLocadora } from './opcoes.js';
 import { criarServicos } from './servicos.js';
+import { criarRepositorios } from './repositorios.js';
 import { criarGuardas } from './http/autenticacao.js';
 import { instalarTratadorDeErros } from './http/tratador-de-erros.js';
 import { validadorEmPortugues } from './http/validacao.js';
@@ -35,7 +36,7 @@ const api: FastifyPluginAsync<OpcoesLocadora> = async (app, opcoes) => {
   await app.register(cookie);
   app.decorateRequest('usuario', null);
 
-  const servicos = criarServicos(opcoes);
+  const servicos = criarServicos(opcoes, opcoes.repositorios ?? criarRepositorios(opcoes.db));
   const contexto = { servicos, guardas: criarGuardas(servicos.contas) };
   await app.register(rotasDeContas, contexto);
   await app.register(rotasDeVistorias, contexto);
@@ -49,7 +50,7 @@ const api: FastifyPluginAsync<OpcoesLocadora> = async (app, opcoes) => {
   await app.register(rotasDeAvaliacoes, contexto);
   await app.register(rotasDePrivacidade, contexto);
   await app.register(rotasDeLocacoes, contexto);
-  await app.register(rotasDoPainel, { ...contexto, opcoes });
+  await app.register(rotasDoPainel, contexto);
   await app.register(rotasDeNotificacoes, {
     ...contexto,
     sessoes: criarSessoesDoSino(opcoes.sino),

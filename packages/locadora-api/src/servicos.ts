@@ -1,4 +1,5 @@
-import type { OpcoesLocadora } from './contexto.js';
+import type { OpcoesLocadora } from './opcoes.js';
+import type { Repositorios } from './repositorios.js';
 import { criarServicoContas } from './modules/contas/servico.js';
 import { criarEmissorDeTokens } from './modules/contas/tokens.js';
 import { criarLimitadorDeLogin } from './modules/contas/limitador.js';
@@ -9,35 +10,36 @@ import { criarServicoInfracoes } from './modules/infracoes/servico.js';
 import { criarServicoAvaliacoes } from './modules/avaliacoes/servico.js';
 import { criarServicoPrivacidade } from './modules/privacidade/servico.js';
 import { criarServicoLocacoes } from './modules/locacoes/servico.js';
+import { criarServicoPainel } from './modules/painel/servico.js';
 
-/** Builds every service of the rental domain on one database and clock. */
-export function criarServicos(opcoes: OpcoesLocadora) {
+/** Builds every service of the rental domain once, on the same repositories and clock. */
+export function criarServicos(opcoes: OpcoesLocadora, repositorios: Repositorios) {
   const agora = opcoes.agora ?? (() => new Date());
-  const { db } = opcoes;
   const contas = criarServicoContas({
-    db,
+    repositorios,
     tokens: criarEmissorDeTokens(opcoes.segredoJwt, opcoes.sessao.validadeAcessoMinutos),
-    limitador: criarLimitadorDeLogin(db, opcoes.login),
+    limitador: criarLimitadorDeLogin(opcoes.db, opcoes.login),
     validadeSessaoDias: opcoes.sessao.validadeSessaoDias,
     agora,
   });
   return {
     contas,
-    vistorias: criarServicoVistorias({ db, agora }),
-    manutencoes: criarServicoManutencoes({ db, agora }),
-    frota: criarServicoFrota({ db }),
+    vistorias: criarServicoVistorias({ repositorios, agora }),
+    manutencoes: criarServicoManutencoes({ repositorios, agora }),
+    frota: criarServicoFrota({ repositorios }),
     infracoes: criarServicoInfracoes({
-      db,
+      repositorios,
       agora,
       prazoIndicacaoCondutorDias: opcoes.regras.prazoIndicacaoCondutorDias,
     }),
-    avaliacoes: criarServicoAvaliacoes({ db, agora }),
-    privacidade: criarServicoPrivacidade({ db, agora }),
+    avaliacoes: criarServicoAvaliacoes({ repositorios, agora }),
+    privacidade: criarServicoPrivacidade({ repositorios, agora }),
     locacoes: criarServicoLocacoes({
-      db,
+      repositorios,
       agora,
       intervaloEntreLocacoesHoras: opcoes.regras.intervaloEntreLocacoesHoras,
     }),
+    painel: criarServicoPainel({ repositorios, agora }),
   };
 }
 export type Servicos = ReturnType<typeof criarServicos>;

@@ -15,6 +15,7 @@ import {
   veiculos,
 } from '../src/db/schema.js';
 import { criarServicoInfracoes } from '../src/modules/infracoes/servico.js';
+import { criarRepositorios } from '../src/repositorios.js';
 
 // The matching rule is tested on a database this file opens itself, where contracts in any
 // state can be written directly; the reservation routes are not needed for that.
@@ -38,7 +39,7 @@ describe('matching a fine to a contract (service on its own database)', () => {
     await semearDados(conexao.db, { contasDemo: false });
     const { db } = conexao;
     servico = criarServicoInfracoes({
-      db,
+      repositorios: criarRepositorios(db),
       agora: () => AGORA_SERVICO,
       prazoIndicacaoCondutorDias: 30,
     });

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Migrations } from '@locadora/db';
 
 export { sinoCore } from './plugin.js';
-export type { SinoOptions } from './context.js';
+export type { SinoOptions } from './options.js';
 export type { DevelopmentCredentials } from './modules/identity/service.js';
 /** For the server's configuration: allow-list entries that are not an address or a CIDR. */
 export { invalidNetworks } from '@sino/providers';

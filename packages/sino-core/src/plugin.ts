@@ -3,7 +3,8 @@ import cors from '@fastify/cors';
 import type { FastifyPluginAsync } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { validatorCompiler } from './http/validation.js';
-import type { SinoContext, SinoOptions } from './context.js';
+import type { SinoContext } from './context.js';
+import type { SinoOptions } from './options.js';
 import { createSinoServices, type SinoServices } from './services.js';
 import { createGuards } from './http/guards.js';
 import { installErrorHandler } from './http/error-handler.js';
@@ -15,8 +16,7 @@ import { tenantRoutes } from './modules/tenants/routes.js';
 import { widgetSessionRoutes } from './modules/widget/routes.js';
 import { createSocketGateway, type CountsOnConnect } from './realtime/gateway.js';
 import { createWidgetTokens } from './modules/widget/tokens.js';
-import { createSubscriberRepository } from './modules/subscribers/repository.js';
-import { createTombstoneKeys } from './modules/subscribers/tombstones.js';
+import { createRepositories } from './repositories.js';
 import { feedRoutes, workflowRoutes } from './modules/workflows/routes.js';
 import {
   subscriberPreferenceRoutes,
@@ -94,16 +94,14 @@ const DEFAULT_SHUTDOWN_GRACE_MS = 8000;
 /** Registers Sino under `/v1` and exposes its services as `app.sino` (bootstrap, Locadora). */
 export const sinoCore = fp<SinoOptions>(
   async (app, options) => {
+    const repositories = options.repositories ?? createRepositories(options.db, options);
     // The services are built after the gateway, which they publish through; no socket connects
     // before the server listens.
     let countsOf: CountsOnConnect = () => Promise.reject(new Error('Sino is not ready'));
     const gateway = createSocketGateway({
       server: app.server,
       tokens: createWidgetTokens(options.widgetTokenSecret),
-      subscribers: createSubscriberRepository(
-        options.db,
-        createTombstoneKeys(options.encryptionKey),
-      ),
+      subscribers: repositories.subscribers,
       log: app.log,
       redisUrl: options.redisUrl,
       redisPrefix: options.redisPrefix,
@@ -133,7 +131,7 @@ export const sinoCore = fp<SinoOptions>(
     app.addHook('preClose', () =>
       queue.stop({ graceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS }),
     );
-    const services = createSinoServices(options, gateway, queue, app.log);
+    const services = createSinoServices(options, repositories, gateway, queue, app.log);
     countsOf = (scope) => services.messages.socketCounts(scope);
     // Before the first request: a change another node makes from now on is heard.
     await services.caches.start();

@@ -1,21 +1,17 @@
 import { EgressPolicy } from '@sino/providers';
-import type { SinoOptions } from './context.js';
-import type { FastifyBaseLogger } from 'fastify';
+import type { SinoOptions } from './options.js';
+import type { Log } from './log.js';
 import type { RealtimePublisher } from './realtime/port.js';
 import type { JobQueue } from './queue/port.js';
 import type { SinoTask } from './tasks.js';
+import type { SinoRepositories } from './repositories.js';
 import { createWorkflowEngine } from './engine/wiring.js';
 import { createWorkflowCache } from './engine/workflow-cache.js';
 import { createSecretBox } from './secret-box.js';
 import { createIdentityService } from './modules/identity/service.js';
-import { createSubscriberRepository } from './modules/subscribers/repository.js';
 import { createSubscriberService } from './modules/subscribers/service.js';
-import { createTombstoneKeys } from './modules/subscribers/tombstones.js';
-import { createErasureRepository } from './modules/subscribers/erasure-repository.js';
 import { createErasureService } from './modules/subscribers/erasure.js';
-import { createTopicRepository } from './modules/topics/repository.js';
 import { createTopicService } from './modules/topics/service.js';
-import { createTenantRepository } from './modules/tenants/repository.js';
 import { createTenantService } from './modules/tenants/service.js';
 import { createIdempotencyStore } from './http/idempotency.js';
 import { createRateLimits } from './http/rate-limit.js';
@@ -24,11 +20,8 @@ import { createSessionService } from './modules/widget/session-service.js';
 import { createFeedService, createWorkflowService } from './modules/workflows/service.js';
 import { createPreferenceService } from './modules/preferences/service.js';
 import { createMessageService } from './modules/messages/service.js';
-import { createActivityRepository } from './modules/activity/repository.js';
 import { createActivityService } from './modules/activity/service.js';
-import { createIntegrationRepository } from './modules/integrations/repository.js';
 import { createIntegrationService } from './modules/integrations/service.js';
-import { createDeliveryRepository } from './delivery/repository.js';
 import { createProviderDirectory } from './delivery/directory.js';
 import { createDeliveryService } from './delivery/service.js';
 import { retryScheduleOf } from './delivery/options.js';
@@ -39,27 +32,26 @@ import { createSandboxRetention } from './delivery/sandbox-retention.js';
 import { createCacheInvalidation } from './cache-invalidation.js';
 import { reportRefusedDestinations } from './delivery/destination-report.js';
 
-/** Builds every Sino service once, on its dependencies (database, secrets, sockets). */
+/**
+ * Builds every Sino service once, on its dependencies (repositories, secrets, sockets, the
+ * queue).
+ */
 export function createSinoServices(
   options: SinoOptions,
+  repositories: SinoRepositories,
   realtime: RealtimePublisher,
   queue: JobQueue<SinoTask>,
-  log: FastifyBaseLogger,
+  log: Log,
 ) {
   const secrets = createSecretBox(options.encryptionKey);
   // What this node caches is forgotten when any node changes it (decision 034).
   const caches = createCacheInvalidation({ database: options.database, log });
-  const identity = createIdentityService({ db: options.db, secrets, caches });
-  const tombstones = createTombstoneKeys(options.encryptionKey);
-  const subscribers = createSubscriberRepository(options.db, tombstones);
+  const identity = createIdentityService({ repo: repositories.identity, secrets, caches });
+  const { subscribers } = repositories;
   const subscriberService = createSubscriberService({ subscribers });
-  const erasure = createErasureService({
-    erasure: createErasureRepository(options.db, tombstones),
-    queue,
-    realtime,
-  });
-  const topics = createTopicService({ topics: createTopicRepository(options.db) });
-  const tenants = createTenantService({ tenants: createTenantRepository(options.db) });
+  const erasure = createErasureService({ erasure: repositories.erasure, queue, realtime });
+  const topics = createTopicService({ topics: repositories.topics });
+  const tenants = createTenantService({ tenants: repositories.tenants });
   const idempotency = createIdempotencyStore(options.db);
   const rateLimits = createRateLimits(options.rateLimit, {
     redisUrl: options.redisUrl,
@@ -70,7 +62,7 @@ export function createSinoServices(
   const tokens = createWidgetTokens(options.widgetTokenSecret);
   const session = createSessionService({ identity, subscribers, tokens });
   const messages = createMessageService({
-    db: options.db,
+    repo: repositories.messages,
     subscribers,
     realtime,
     scheduler: queue,
@@ -78,13 +70,18 @@ export function createSinoServices(
   const workflowCache = createWorkflowCache();
   caches.on('workflows', () => workflowCache.invalidate());
   const workflows = createWorkflowService({
-    db: options.db,
+    workflows: repositories.workflows,
+    feeds: repositories.feeds,
+    identity: repositories.identity,
     changed: () => caches.changed('workflows'),
   });
-  const feeds = createFeedService({ db: options.db });
-  const preferences = createPreferenceService({ db: options.db, workflows, subscribers });
-  const integrationRepository = createIntegrationRepository(options.db);
-  const deliveries = createDeliveryRepository(options.db);
+  const feeds = createFeedService({ feeds: repositories.feeds });
+  const preferences = createPreferenceService({
+    repo: repositories.preferences,
+    workflows,
+    subscribers,
+  });
+  const { integrations: integrationRepository, deliveries } = repositories;
   const providers = createProviderDirectory({
     repo: deliveries,
     secrets,
@@ -119,7 +116,7 @@ export function createSinoServices(
     callbacks,
   });
   const { engine, events } = createWorkflowEngine({
-    db: options.db,
+    repositories,
     delivery,
     retries: retryScheduleOf(options.delivery),
     queue,
@@ -132,7 +129,7 @@ export function createSinoServices(
     log,
   });
   const activity = createActivityService({
-    repo: createActivityRepository(options.db),
+    repo: repositories.activity,
     subscribers,
   });
   /** The start's report of integrations the egress rule refuses (decision 024). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { add } from 'date-fns';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log.js';
 import {
   EXECUTION_CODES,
   MISSING_INTEGRATION_CODE,
@@ -68,7 +68,7 @@ export interface EngineDeps {
   /** When failed deliveries are tried again. */
   retries: RetrySchedule;
   now(): Date;
-  log: FastifyBaseLogger;
+  log: Log;
 }
 
 /** The subscriber as templates and filters see it (Novu's field names). */

@@ -1,6 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log.js';
 import type { EgressPolicy } from '@sino/providers';
-import type { Database } from '@locadora/db';
 import { renderTemplate } from '../templates/render.js';
 import { evaluateFilters, type FilterGroup } from '../filters/evaluate.js';
 import { createWebhookCaller } from '../filters/webhook.js';
@@ -9,10 +8,8 @@ import type { IdentityService } from '../modules/identity/service.js';
 import type { SubscriberRepository } from '../modules/subscribers/repository.js';
 import type { MessageService } from '../modules/messages/service.js';
 import { createEventsService } from '../modules/events/service.js';
-import { createTenantRepository } from '../modules/tenants/repository.js';
-import { createTopicRepository } from '../modules/topics/repository.js';
+import type { SinoRepositories } from '../repositories.js';
 import { createEngine, subscriberView } from './engine.js';
-import { createEngineRepository, inEngineTransaction } from './repository.js';
 import { createRecipientResolver } from './recipients.js';
 import type { WorkflowCache } from './workflow-cache.js';
 import type { DeliveryPort, EngineQueue, RetrySchedule } from './ports.js';
@@ -22,7 +19,7 @@ import type { DeliveryPort, EngineQueue, RetrySchedule } from './ports.js';
  * messages, the durable queue. Answers the engine (the queue's handler) and the trigger intake.
  */
 export function createWorkflowEngine(deps: {
-  db: Database;
+  repositories: Pick<SinoRepositories, 'engine' | 'topics' | 'tenants' | 'inEngineTransaction'>;
   queue: EngineQueue;
   /** Email, SMS, chat and push delivery (src/delivery). */
   delivery?: DeliveryPort | undefined;
@@ -34,10 +31,10 @@ export function createWorkflowEngine(deps: {
   workflowCache: WorkflowCache;
   /** Where workflow webhook filters may connect (decision 024). */
   egress: EgressPolicy;
-  log: FastifyBaseLogger;
+  log: Log;
   now?: () => Date;
 }) {
-  const stored = createEngineRepository(deps.db);
+  const stored = deps.repositories.engine;
   const repo: typeof stored = {
     ...stored,
     workflowForTrigger: (environmentId, identifier) =>
@@ -50,13 +47,13 @@ export function createWorkflowEngine(deps: {
   const recipients = createRecipientResolver({
     repo,
     subscribers: deps.subscribers,
-    topics: createTopicRepository(deps.db),
+    topics: deps.repositories.topics,
   });
   const now = deps.now ?? (() => new Date());
 
   const engine = createEngine({
     repo,
-    transaction: (work) => inEngineTransaction(deps.db, work),
+    transaction: (work) => deps.repositories.inEngineTransaction(work),
     subscribers: deps.subscribers,
     queue: deps.queue,
     resolveRecipients: (task) => recipients.resolveRecipients(task),
@@ -108,7 +105,7 @@ export function createWorkflowEngine(deps: {
 
   const events = createEventsService({
     repo,
-    tenants: createTenantRepository(deps.db),
+    tenants: deps.repositories.tenants,
     queue: deps.queue,
     engine,
   });

@@ -8,6 +8,7 @@ import {
 } from 'rate-limiter-flexible';
 import { SinoError } from '../errors.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, failFastOptions } from '../redis.js';
+import type { Log } from '../log.js';
 
 /** Requests per second allowed to one environment's API keys. */
 export interface RateLimitOptions {
@@ -61,7 +62,7 @@ export interface SharedRateLimitStore {
   /** Longest wait for Redis's answer a request accepts (`REDIS_COMMAND_TIMEOUT_SECONDS`). */
   commandTimeoutMs?: number | undefined;
   /** Told once when Redis stops answering the limits and once when it answers again. */
-  log?: { warn(object: object, message: string): void; info(message: string): void } | undefined;
+  log?: Pick<Log, 'warn'> | undefined;
 }
 
 /**
@@ -143,7 +144,8 @@ export function createRateLimits(
         const counted = await onRedis.consume(key, points);
         if (redisAwayUntil !== 0) {
           redisAwayUntil = 0;
-          shared.log?.info('rate limits: counted on Redis again');
+          // A warning too: it closes the one that opened the outage.
+          shared.log?.warn({}, 'rate limits: counted on Redis again');
         }
         return counted;
       } catch (error) {

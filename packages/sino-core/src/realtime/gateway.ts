@@ -2,7 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log.js';
 import type { SubscriberRepository } from '../modules/subscribers/repository.js';
 import type { WidgetTokens } from '../modules/widget/tokens.js';
 import type { RealtimeEvents, RealtimePublisher } from './port.js';
@@ -29,7 +29,7 @@ export function createSocketGateway(deps: {
   server: HttpServer;
   tokens: WidgetTokens;
   subscribers: SubscriberRepository;
-  log: FastifyBaseLogger;
+  log: Log;
   /** With several nodes, events go through this Redis to whichever node holds the socket. */
   redisUrl?: string | undefined;
   /** Names this installation on a shared Redis (`fanOutKey`); `sino` when absent. */

@@ -1,6 +1,5 @@
 import type { Channel } from '@sino/shared';
 import type { EgressPolicy } from '../egress/policy.js';
-import { withDestinationRule } from './destination.js';
 
 /** An integration's credentials as stored (decrypted): the catalogue's keys. */
 export type Credentials = Readonly<Record<string, unknown>>;
@@ -172,12 +171,3 @@ export interface AdapterDefinition<C extends DeliveryChannel = DeliveryChannel> 
   channel: C;
   create(context: AdapterContext): ProviderAdapter<C>;
 }
-
-/**
- * Types the definition of one channel's adapter, and puts every adapter under the destination
- * rule: `create` learns from the catalogue whether the credentials chose the destination, and
- * then no failure the adapter reports quotes what answered (decision 024).
- */
-export const defineAdapter = <C extends DeliveryChannel>(
-  d: AdapterDefinition<C>,
-): AdapterDefinition<C> => ({ ...d, create: withDestinationRule(d) });

@@ -1,24 +1,18 @@
-import type { Database } from '@locadora/db';
 import type { AvaliacaoPedido } from '@locadora/contract/operacao';
 import { naoEncontrada } from '../../erros.js';
-import { emTransacao } from '../../db/transacao.js';
 import { eventoDeAvaliacao } from '../../notificacoes/eventos.js';
-import { criarRepositorioOutbox } from '../../notificacoes/repositorio-outbox.js';
+import type { Repositorios } from '../../repositorios.js';
 import type { UsuarioAutenticado } from '../contas/tipos.js';
 import { visivelPara } from '../contas/visibilidade.js';
-import {
-  criarRepositorioAvaliacoes,
-  type AvaliacaoRegistro,
-  type RepositorioAvaliacoes,
-} from './repositorio.js';
+import type { AvaliacaoRegistro } from './repositorio.js';
 
 export interface DependenciasAvaliacoes {
-  db: Database;
+  repositorios: Pick<Repositorios, 'avaliacoes' | 'emTransacao'>;
   agora: () => Date;
 }
 
 export function criarServicoAvaliacoes(deps: DependenciasAvaliacoes) {
-  const repo: RepositorioAvaliacoes = criarRepositorioAvaliacoes(deps.db);
+  const repo = deps.repositorios.avaliacoes;
 
   return {
     /** The author is the logged-in account; the name shown is the one sent, else the account's. */
@@ -26,8 +20,8 @@ export function criarServicoAvaliacoes(deps: DependenciasAvaliacoes) {
       autor: Pick<UsuarioAutenticado, 'id' | 'nome'>,
       pedido: AvaliacaoPedido,
     ): Promise<AvaliacaoRegistro> {
-      return emTransacao(deps.db, async (tx) => {
-        const avaliacao = await criarRepositorioAvaliacoes(tx).inserir({
+      return deps.repositorios.emTransacao(async (tx) => {
+        const avaliacao = await tx.avaliacoes.inserir({
           usuarioId: autor.id,
           nomeExibicao: pedido.nomeExibicao ?? autor.nome,
           titulo: pedido.titulo,
@@ -38,7 +32,7 @@ export function criarServicoAvaliacoes(deps: DependenciasAvaliacoes) {
           criadoEm: deps.agora(),
         });
         // Staff hear of the review if and only if it is stored.
-        await criarRepositorioOutbox(tx).registrar(eventoDeAvaliacao(avaliacao));
+        await tx.outbox.registrar(eventoDeAvaliacao(avaliacao));
         return avaliacao;
       });
     },

@@ -1,21 +1,16 @@
-import { isUniqueViolation, type Database } from '@locadora/db';
+import { isUniqueViolation } from '@locadora/db';
 import type { Cadastro, Login } from '@locadora/contract/contas';
 import type { Papel } from '@locadora/contract/dominio';
 import { ErroLocadora, conflito, naoAutenticado, naoEncontrado } from '../../erros.js';
-import { emTransacao } from '../../db/transacao.js';
-import { criarRepositorioOutbox } from '../../notificacoes/repositorio-outbox.js';
-import {
-  criarRepositorioContas,
-  type RepositorioContas,
-  type UsuarioRegistro,
-} from './repositorio.js';
+import type { Repositorios } from '../../repositorios.js';
+import type { UsuarioRegistro } from './repositorio.js';
 import { conferirSenha, gerarHashDeSenha } from './senhas.js';
 import { hashDoToken, novoTokenDeRenovacao, type EmissorDeTokens } from './tokens.js';
 import { LoginBloqueado, type LimitadorDeLogin } from './limitador.js';
 import type { UsuarioAutenticado } from './tipos.js';
 
 export interface DependenciasContas {
-  db: Database;
+  repositorios: Pick<Repositorios, 'contas' | 'emTransacao'>;
   tokens: EmissorDeTokens;
   limitador: LimitadorDeLogin;
   validadeSessaoDias: number;
@@ -45,7 +40,7 @@ export type PerfilAlteracao = Partial<
 >;
 
 export function criarServicoContas(deps: DependenciasContas) {
-  const repo: RepositorioContas = criarRepositorioContas(deps.db);
+  const repo = deps.repositorios.contas;
 
   async function abrirSessao(usuario: UsuarioRegistro): Promise<SessaoAberta> {
     const renovacao = novoTokenDeRenovacao();
@@ -178,13 +173,13 @@ export function criarServicoContas(deps: DependenciasContas) {
         );
       }
       const agora = deps.agora();
-      await emTransacao(deps.db, async (tx) => {
-        const r = criarRepositorioContas(tx);
+      await deps.repositorios.emTransacao(async (tx) => {
+        const r = tx.contas;
         await r.anonimizar(usuarioId, agora);
         await r.revogarSessoesDoUsuario(usuarioId, agora);
         // Sino too: its inbox and what it holds of the person go, through the outbox, once
         // this commits; the outbox's own events about the account keep nothing of it.
-        const outbox = criarRepositorioOutbox(tx);
+        const outbox = tx.outbox;
         await outbox.esquecerUsuario(usuarioId);
         await outbox.registrarApagamento(usuarioId);
       });

@@ -1,4 +1,4 @@
-import { isForeignKeyViolation, isUniqueViolation, type Database } from '@locadora/db';
+import { isForeignKeyViolation, isUniqueViolation } from '@locadora/db';
 import type {
   CategoriaPedido,
   EstoquePedido,
@@ -15,21 +15,20 @@ import {
   naoEncontrada,
   naoEncontrado,
 } from '../../erros.js';
-import { emTransacao } from '../../db/transacao.js';
-import {
-  criarRepositorioFrota,
-  type CategoriaRegistro,
-  type EstoqueRegistro,
-  type FiltroVeiculos,
-  type ModeloDetalhado,
-  type NovaCategoria,
-  type NovoEstoque,
-  type NovoModelo,
-  type VeiculoDetalhado,
+import type { Repositorios } from '../../repositorios.js';
+import type {
+  CategoriaRegistro,
+  EstoqueRegistro,
+  FiltroVeiculos,
+  ModeloDetalhado,
+  NovaCategoria,
+  NovoEstoque,
+  NovoModelo,
+  VeiculoDetalhado,
 } from './repositorio.js';
 
 export interface DependenciasFrota {
-  db: Database;
+  repositorios: Pick<Repositorios, 'frota' | 'emTransacao'>;
 }
 
 export const MENSAGEM_CATEGORIA_EM_USO = 'Categoria em uso: há modelos ou locações ligados a ela.';
@@ -83,7 +82,7 @@ const placaDuplicada = (placa: string) => () =>
   conflito(`Já existe um veículo com a placa ${formatarPlaca(placa)}.`, 'placa');
 
 export function criarServicoFrota(deps: DependenciasFrota) {
-  const repo = criarRepositorioFrota(deps.db);
+  const repo = deps.repositorios.frota;
 
   async function modeloDetalhado(id: number): Promise<ModeloDetalhado> {
     const m = await repo.modelos.detalhado(id);
@@ -184,8 +183,8 @@ export function criarServicoFrota(deps: DependenciasFrota) {
      */
     async atualizar(id: number, dados: ModeloPedido): Promise<ModeloDetalhado> {
       try {
-        await emTransacao(deps.db, async (tx) => {
-          const r = criarRepositorioFrota(tx);
+        await deps.repositorios.emTransacao(async (tx) => {
+          const r = tx.frota;
           // Locked until commit: a booking of this model waits, so the check below stays true.
           const atual = await r.modelos.porIdParaAlterar(id);
           if (!atual) throw naoEncontrado('Modelo');
@@ -246,8 +245,8 @@ export function criarServicoFrota(deps: DependenciasFrota) {
      */
     async atualizar(id: number, dados: VeiculoAlteracao): Promise<VeiculoDetalhado> {
       try {
-        await emTransacao(deps.db, async (tx) => {
-          const r = criarRepositorioFrota(tx);
+        await deps.repositorios.emTransacao(async (tx) => {
+          const r = tx.frota;
           // Locked until commit: assigning this vehicle to a contract waits for the change.
           const atual = await r.veiculos.porIdParaAlterar(id);
           if (!atual) throw naoEncontrado('Veículo');

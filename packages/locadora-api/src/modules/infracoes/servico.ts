@@ -1,24 +1,18 @@
 import { TZDate } from '@date-fns/tz';
 import { addDays, format } from 'date-fns';
-import type { Database } from '@locadora/db';
 import { FUSO_HORARIO } from '@locadora/contract/dominio';
 import type { InfracaoPedido } from '@locadora/contract/operacao';
 import { formatarPlaca } from '@locadora/contract/placa';
 import { reaisParaCentavos } from '@locadora/contract/preco';
 import { conflito, entradaInvalida, naoEncontrada, naoEncontrado } from '../../erros.js';
-import { emTransacao } from '../../db/transacao.js';
 import { eventoDeMulta } from '../../notificacoes/eventos.js';
-import { criarRepositorioOutbox } from '../../notificacoes/repositorio-outbox.js';
+import type { Repositorios } from '../../repositorios.js';
 import { ehEquipe, type UsuarioAutenticado } from '../contas/tipos.js';
 import { visivelPara } from '../contas/visibilidade.js';
-import {
-  criarRepositorioInfracoes,
-  type InfracaoDetalhada,
-  type RepositorioInfracoes,
-} from './repositorio.js';
+import type { InfracaoDetalhada } from './repositorio.js';
 
 export interface DependenciasInfracoes {
-  db: Database;
+  repositorios: Pick<Repositorios, 'infracoes' | 'emTransacao'>;
   agora: () => Date;
   /** Days the customer has to name the driver, counted from the day the fine is registered. */
   prazoIndicacaoCondutorDias: number;
@@ -32,7 +26,7 @@ export function diaLocalDepois(instante: Date, dias: number): string {
 }
 
 export function criarServicoInfracoes(deps: DependenciasInfracoes) {
-  const repo: RepositorioInfracoes = criarRepositorioInfracoes(deps.db);
+  const repo = deps.repositorios.infracoes;
 
   return {
     /**
@@ -45,8 +39,8 @@ export function criarServicoInfracoes(deps: DependenciasInfracoes) {
       if (ocorridaEm.getTime() > agora.getTime())
         throw entradaInvalida('data_hora', 'A data da infração não pode ser no futuro.');
       // One transaction: the fine and the customer's notice of it commit together.
-      return emTransacao(deps.db, async (tx) => {
-        const r = criarRepositorioInfracoes(tx);
+      return deps.repositorios.emTransacao(async (tx) => {
+        const r = tx.infracoes;
         const veiculo = await r.veiculoPorPlaca(pedido.placa);
         if (!veiculo)
           throw entradaInvalida(
@@ -72,7 +66,7 @@ export function criarServicoInfracoes(deps: DependenciasInfracoes) {
         const infracao = (await r.porId(id))!;
         // A fine of no contract is the company's own: no customer to tell.
         if (infracao.locacaoId !== null) {
-          const outbox = criarRepositorioOutbox(tx);
+          const outbox = tx.outbox;
           const contrato = await outbox.contrato(infracao.locacaoId);
           if (contrato)
             await outbox.registrar(

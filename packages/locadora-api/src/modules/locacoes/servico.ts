@@ -1,4 +1,3 @@
-import type { Database } from '@locadora/db';
 import { cnhHabilitaCarro } from '@locadora/contract/cnh';
 import type { StatusLocacao } from '@locadora/contract/dominio';
 import type {
@@ -16,23 +15,21 @@ import {
   type Orcamento,
 } from '@locadora/contract/preco';
 import { conflito, entradaInvalida, naoEncontrada, naoEncontrado, proibido } from '../../erros.js';
-import { emTransacao } from '../../db/transacao.js';
 import { ehEquipe, type UsuarioAutenticado } from '../contas/tipos.js';
 import { visivelPara } from '../contas/visibilidade.js';
 import { eventoDeReserva } from '../../notificacoes/eventos.js';
-import { criarRepositorioOutbox } from '../../notificacoes/repositorio-outbox.js';
+import type { Repositorios } from '../../repositorios.js';
 import { instanteLocal } from './conversao.js';
-import {
-  criarRepositorioLocacoes,
-  type LocacaoDetalhada,
-  type LocacaoRegistro,
-  type LocalRegistro,
-  type NovaLocacao,
-  type RepositorioLocacoes,
+import type {
+  LocacaoDetalhada,
+  LocacaoRegistro,
+  LocalRegistro,
+  NovaLocacao,
+  RepositorioLocacoes,
 } from './repositorio.js';
 
 export interface DependenciasLocacoes {
-  db: Database;
+  repositorios: Pick<Repositorios, 'locacoes' | 'emTransacao'>;
   agora: () => Date;
   /** Hours kept free between a return and the next pickup of a vehicle. */
   intervaloEntreLocacoesHoras: number;
@@ -75,7 +72,7 @@ type CamposDoFormulario = Omit<CotacaoPedido, 'observacao'>;
 type Catalogo = Awaited<ReturnType<RepositorioLocacoes['catalogoDoPedido']>>;
 
 export function criarServicoLocacoes(deps: DependenciasLocacoes) {
-  const repo = criarRepositorioLocacoes(deps.db);
+  const repo = deps.repositorios.locacoes;
 
   const locacaoAusente = () => naoEncontrada('Locação');
 
@@ -293,8 +290,8 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
      */
     async criar(usuario: UsuarioAutenticado, pedido: LocacaoPedido): Promise<LocacaoDetalhada> {
       conferirQuemReserva(usuario, pedido.id_usuario);
-      return emTransacao(deps.db, async (tx) => {
-        const r = criarRepositorioLocacoes(tx);
+      return deps.repositorios.emTransacao(async (tx) => {
+        const r = tx.locacoes;
         const c = await catalogo(r, pedido, true, pedido.id_usuario ?? usuario.id);
         const cliente = titular(c.usuario);
         const p = await conferirPedido(r, pedido, c);
@@ -316,7 +313,7 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
           modeloDoVeiculo: null,
         };
         // In this transaction: the customer hears of the booking if and only if it commits.
-        await criarRepositorioOutbox(tx).registrar(eventoDeReserva('reserva-confirmada', reserva));
+        await tx.outbox.registrar(eventoDeReserva('reserva-confirmada', reserva));
         return reserva;
       });
     },
@@ -327,8 +324,8 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
       id: number,
       pedido: LocacaoPedido,
     ): Promise<LocacaoDetalhada> {
-      return emTransacao(deps.db, async (tx) => {
-        const r = criarRepositorioLocacoes(tx);
+      return deps.repositorios.emTransacao(async (tx) => {
+        const r = tx.locacoes;
         const atual = await paraAlterar(r, usuario, id);
         if (atual.status !== 'reservada') throw conflito(motivoDoStatus(atual.status, 'alterada'));
         conferirQuemReserva(usuario, pedido.id_usuario);
@@ -343,21 +340,21 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
           atualizadoEm: deps.agora(),
         });
         const alterada = await detalhada(r, id);
-        await criarRepositorioOutbox(tx).registrar(eventoDeReserva('reserva-alterada', alterada));
+        await tx.outbox.registrar(eventoDeReserva('reserva-alterada', alterada));
         return alterada;
       });
     },
 
     /** Cancels before pickup; the record is kept (it is a contract). */
     async cancelar(usuario: UsuarioAutenticado, id: number): Promise<LocacaoDetalhada> {
-      return emTransacao(deps.db, async (tx) => {
-        const r = criarRepositorioLocacoes(tx);
+      return deps.repositorios.emTransacao(async (tx) => {
+        const r = tx.locacoes;
         const atual = await paraAlterar(r, usuario, id);
         if (atual.status !== 'reservada') throw conflito(motivoDoStatus(atual.status, 'cancelada'));
         const agora = deps.agora();
         await r.atualizar(id, { status: 'cancelada', canceladaEm: agora, atualizadoEm: agora });
         const cancelada = await detalhada(r, id);
-        await criarRepositorioOutbox(tx).registrar(eventoDeReserva('reserva-cancelada', cancelada));
+        await tx.outbox.registrar(eventoDeReserva('reserva-cancelada', cancelada));
         return cancelada;
       });
     },
@@ -367,8 +364,8 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
      * the workshop and not out with another contract; the one asked for, or the first free.
      */
     async retirar(id: number, pedido: RetiradaPedido): Promise<LocacaoDetalhada> {
-      return emTransacao(deps.db, async (tx) => {
-        const r = criarRepositorioLocacoes(tx);
+      return deps.repositorios.emTransacao(async (tx) => {
+        const r = tx.locacoes;
         const atual = await r.porIdParaAlterar(id);
         if (!atual) throw locacaoAusente();
         if (atual.status !== 'reservada')
@@ -418,8 +415,8 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
 
     /** Return (staff): closes the contract and records the vehicle's odometer. */
     async devolver(id: number, pedido: DevolucaoPedido): Promise<LocacaoDetalhada> {
-      return emTransacao(deps.db, async (tx) => {
-        const r = criarRepositorioLocacoes(tx);
+      return deps.repositorios.emTransacao(async (tx) => {
+        const r = tx.locacoes;
         const atual = await r.porIdParaAlterar(id);
         if (!atual) throw locacaoAusente();
         if (atual.status !== 'retirada' || atual.veiculoId === null)

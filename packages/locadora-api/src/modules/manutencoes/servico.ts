@@ -1,22 +1,19 @@
-import type { Database } from '@locadora/db';
 import type { EncerramentoManutencao, ManutencaoPedido } from '@locadora/contract/operacao';
 import { reaisParaCentavos } from '@locadora/contract/preco';
 import { conflito, entradaInvalida, naoEncontrada, naoEncontrado } from '../../erros.js';
-import { emTransacao } from '../../db/transacao.js';
 import { dataHoraLocal, instanteDoPedido, noFuturo } from '../vistorias/servico.js';
 import { eventoDeManutencao } from '../../notificacoes/eventos.js';
-import { criarRepositorioOutbox } from '../../notificacoes/repositorio-outbox.js';
-import {
-  criarRepositorioManutencoes,
-  type FiltroManutencoes,
-  type ManutencaoDetalhada,
-  type ManutencaoRegistro,
-  type NovaManutencao,
-  type RepositorioManutencoes,
+import type { Repositorios } from '../../repositorios.js';
+import type {
+  FiltroManutencoes,
+  ManutencaoDetalhada,
+  ManutencaoRegistro,
+  NovaManutencao,
+  RepositorioManutencoes,
 } from './repositorio.js';
 
 export interface DependenciasManutencoes {
-  db: Database;
+  repositorios: Pick<Repositorios, 'manutencoes' | 'emTransacao'>;
   agora: () => Date;
 }
 
@@ -26,7 +23,7 @@ export interface DependenciasManutencoes {
  * reads that from the table, so this service only keeps those three moments right.
  */
 export function criarServicoManutencoes(deps: DependenciasManutencoes) {
-  const repo = criarRepositorioManutencoes(deps.db);
+  const repo = deps.repositorios.manutencoes;
 
   async function validar(
     r: RepositorioManutencoes,
@@ -74,12 +71,12 @@ export function criarServicoManutencoes(deps: DependenciasManutencoes) {
 
   return {
     async registrar(pedido: ManutencaoPedido): Promise<ManutencaoDetalhada> {
-      return emTransacao(deps.db, async (tx) => {
-        const r = criarRepositorioManutencoes(tx);
+      return deps.repositorios.emTransacao(async (tx) => {
+        const r = tx.manutencoes;
         const criada = await r.inserir(await validar(r, pedido, pedido.id_vistoria ?? null));
         const ordem = await detalhada(r, criada.id);
         // Staff and the customer concerned hear of it if and only if the order commits.
-        const outbox = criarRepositorioOutbox(tx);
+        const outbox = tx.outbox;
         await outbox.registrar(eventoDeManutencao(ordem, await outbox.contratoDaManutencao(ordem)));
         return ordem;
       });
@@ -99,8 +96,8 @@ export function criarServicoManutencoes(deps: DependenciasManutencoes) {
      * vehicle changes: that inspection was of the other vehicle.
      */
     async atualizar(id: number, pedido: ManutencaoPedido): Promise<ManutencaoDetalhada> {
-      return emTransacao(deps.db, async (tx) => {
-        const r = criarRepositorioManutencoes(tx);
+      return deps.repositorios.emTransacao(async (tx) => {
+        const r = tx.manutencoes;
         const atual = await r.porIdParaAlterar(id);
         if (!atual) throw naoEncontrada('Manutenção');
         const vistoriaId =
@@ -112,8 +109,8 @@ export function criarServicoManutencoes(deps: DependenciasManutencoes) {
 
     /** Closes the order (now, or at the moment given), which frees the vehicle from then on. */
     async encerrar(id: number, pedido: EncerramentoManutencao): Promise<ManutencaoDetalhada> {
-      return emTransacao(deps.db, async (tx) => {
-        const r = criarRepositorioManutencoes(tx);
+      return deps.repositorios.emTransacao(async (tx) => {
+        const r = tx.manutencoes;
         // Locked: a simultaneous closing or change of the start waits for this one.
         const atual = await r.porIdParaAlterar(id);
         if (!atual) throw naoEncontrada('Manutenção');

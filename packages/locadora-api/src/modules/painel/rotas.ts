@@ -2,21 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { painelQuery, painelSaidaSchema } from '@locadora/contract/painel';
 import { comLogin } from '../../http/autenticacao.js';
 import { errosDocumentados } from '../../http/respostas.js';
-import type { ContextoDasRotas, OpcoesLocadora } from '../../contexto.js';
-import { criarServicoPainel } from './servico.js';
+import type { ContextoDasRotas } from '../../contexto.js';
 
-/**
- * The staff dashboard. It builds its own service from the plugin's options, so adding it takes
- * one registration line and leaves the shared service list alone.
- */
-export const rotasDoPainel: FastifyPluginAsyncZod<
-  ContextoDasRotas & { opcoes: Pick<OpcoesLocadora, 'db' | 'agora'> }
-> = async (app, { guardas, opcoes }) => {
-  const painel = criarServicoPainel({
-    db: opcoes.db,
-    agora: opcoes.agora ?? (() => new Date()),
-  });
-
+/** The staff dashboard. */
+export const rotasDoPainel: FastifyPluginAsyncZod<ContextoDasRotas> = async (
+  app,
+  { servicos, guardas },
+) => {
   app.get(
     '/Dashboard',
     {
@@ -37,6 +29,6 @@ export const rotasDoPainel: FastifyPluginAsyncZod<
         response: { 200: painelSaidaSchema, ...errosDocumentados(400, 401, 403) },
       },
     },
-    async (request) => painel.resumo(request.query),
+    async (request) => servicos.painel.resumo(request.query),
   );
 };

@@ -1,6 +1,5 @@
 import { TZDate } from '@date-fns/tz';
 import { addDays, format, startOfDay } from 'date-fns';
-import type { Database } from '@locadora/db';
 import { FUSO_HORARIO, STATUS_LOCACAO } from '@locadora/contract/dominio';
 import {
   DIAS_DAS_MULTAS_EM_ABERTO,
@@ -8,10 +7,10 @@ import {
   type PainelSaida,
 } from '@locadora/contract/painel';
 import { centavosParaReais } from '@locadora/contract/preco';
-import { criarRepositorioPainel, type RepositorioPainel } from './repositorio.js';
+import type { Repositorios } from '../../repositorios.js';
 
 export interface DependenciasPainel {
-  db: Database;
+  repositorios: Pick<Repositorios, 'painel'>;
   agora: () => Date;
 }
 
@@ -20,7 +19,7 @@ export const percentual = (parte: number, todo: number): number =>
   todo > 0 ? Math.round((parte * 1000) / todo) / 10 : 0;
 
 export function criarServicoPainel(deps: DependenciasPainel) {
-  const repo: RepositorioPainel = criarRepositorioPainel(deps.db);
+  const repo = deps.repositorios.painel;
 
   return {
     /**

@@ -1,13 +1,12 @@
-import type { Database } from '@locadora/db';
 import { naoEncontrado } from '../../erros.js';
 import type { UsuarioRegistro } from '../contas/repositorio.js';
-import { criarRepositorioAvaliacoes } from '../avaliacoes/repositorio.js';
+import type { Repositorios } from '../../repositorios.js';
 import type { AvaliacaoRegistro } from '../avaliacoes/repositorio.js';
-import { criarRepositorioInfracoes, type InfracaoDetalhada } from '../infracoes/repositorio.js';
-import { criarRepositorioPrivacidade, type LocacaoDoTitular } from './repositorio.js';
+import type { InfracaoDetalhada } from '../infracoes/repositorio.js';
+import type { LocacaoDoTitular } from './repositorio.js';
 
 export interface DependenciasPrivacidade {
-  db: Database;
+  repositorios: Pick<Repositorios, 'privacidade' | 'infracoes' | 'avaliacoes'>;
   agora: () => Date;
 }
 
@@ -22,9 +21,7 @@ export interface DadosDoTitular {
 }
 
 export function criarServicoPrivacidade(deps: DependenciasPrivacidade) {
-  const repo = criarRepositorioPrivacidade(deps.db);
-  const infracoes = criarRepositorioInfracoes(deps.db);
-  const avaliacoes = criarRepositorioAvaliacoes(deps.db);
+  const { privacidade: repo, infracoes, avaliacoes } = deps.repositorios;
 
   return {
     async exportar(usuarioId: number): Promise<DadosDoTitular> {

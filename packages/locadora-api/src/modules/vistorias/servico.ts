@@ -1,20 +1,12 @@
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
-import type { Database } from '@locadora/db';
 import { FUSO_HORARIO } from '@locadora/contract/dominio';
 import type { VistoriaPedido } from '@locadora/contract/operacao';
 import { conflito, entradaInvalida, naoEncontrada, naoEncontrado } from '../../erros.js';
-import { emTransacao } from '../../db/transacao.js';
 import { diaLocalDepois } from '../infracoes/servico.js';
-import { criarRepositorioManutencoes } from '../manutencoes/repositorio.js';
 import { eventoDeManutencao, eventoDeVistoria } from '../../notificacoes/eventos.js';
-import { criarRepositorioOutbox } from '../../notificacoes/repositorio-outbox.js';
-import {
-  criarRepositorioVistorias,
-  type RepositorioVistorias,
-  type VistoriaDetalhada,
-  type VistoriaRegistro,
-} from './repositorio.js';
+import type { Repositorios } from '../../repositorios.js';
+import type { RepositorioVistorias, VistoriaDetalhada, VistoriaRegistro } from './repositorio.js';
 
 /** The search screen shows the vehicle's latest inspections, at most this many. */
 export const MAXIMO_VISTORIAS_POR_BUSCA = 20;
@@ -50,7 +42,7 @@ export const dataHoraLocal = (instante: Date): string =>
   format(new TZDate(instante.getTime(), FUSO_HORARIO), 'dd/MM/yyyy HH:mm');
 
 export interface DependenciasVistorias {
-  db: Database;
+  repositorios: Pick<Repositorios, 'vistorias' | 'emTransacao'>;
   agora: () => Date;
 }
 
@@ -61,7 +53,7 @@ interface DadosValidados {
 }
 
 export function criarServicoVistorias(deps: DependenciasVistorias) {
-  const repo = criarRepositorioVistorias(deps.db);
+  const repo = deps.repositorios.vistorias;
 
   async function validar(
     r: RepositorioVistorias,
@@ -89,10 +81,10 @@ export function criarServicoVistorias(deps: DependenciasVistorias) {
    * Staff and the customer of the inspection's contract are told, in the same transaction.
    */
   async function abrirOrdem(
-    tx: Database,
+    tx: Repositorios,
     vistoria: VistoriaRegistro & { placa: string },
   ): Promise<void> {
-    const ordem = await criarRepositorioManutencoes(tx).inserir({
+    const ordem = await tx.manutencoes.inserir({
       veiculoId: vistoria.veiculoId,
       vistoriaId: vistoria.id,
       tipo: TIPO_MANUTENCAO_REPARO,
@@ -100,7 +92,7 @@ export function criarServicoVistorias(deps: DependenciasVistorias) {
       inicio: vistoria.realizadaEm,
       previsaoTermino: null,
     });
-    const outbox = criarRepositorioOutbox(tx);
+    const outbox = tx.outbox;
     await outbox.registrar(
       eventoDeManutencao(
         { ...ordem, placa: vistoria.placa },
@@ -124,8 +116,8 @@ export function criarServicoVistorias(deps: DependenciasVistorias) {
 
     /** Registers an inspection and, when asked, its maintenance order in the same transaction. */
     async registrar(pedido: VistoriaPedido, usuarioId: number): Promise<VistoriaDetalhada> {
-      return emTransacao(deps.db, async (tx) => {
-        const r = criarRepositorioVistorias(tx);
+      return deps.repositorios.emTransacao(async (tx) => {
+        const r = tx.vistorias;
         const dados = await validar(r, {
           veiculoId: pedido.id_veiculo,
           data: pedido.data_vistoria,
@@ -141,7 +133,7 @@ export function criarServicoVistorias(deps: DependenciasVistorias) {
           registradaPor: usuarioId,
         });
         const detalhada = (await r.detalhada(vistoria.id))!;
-        const outbox = criarRepositorioOutbox(tx);
+        const outbox = tx.outbox;
         const contrato = dados.locacaoId === null ? null : await outbox.contrato(dados.locacaoId);
         await outbox.registrar(eventoDeVistoria(detalhada, contrato?.usuarioId ?? null));
         if (pedido.cria_ordem_manut) await abrirOrdem(tx, detalhada);
@@ -156,8 +148,8 @@ export function criarServicoVistorias(deps: DependenciasVistorias) {
      * opens one only if the inspection has none yet.
      */
     async atualizar(id: number, pedido: VistoriaPedido): Promise<VistoriaDetalhada> {
-      return emTransacao(deps.db, async (tx) => {
-        const r = criarRepositorioVistorias(tx);
+      return deps.repositorios.emTransacao(async (tx) => {
+        const r = tx.vistorias;
         const anterior = await r.porIdParaAlterar(id);
         if (!anterior) throw naoEncontrada('Vistoria');
         const trocouVeiculo = pedido.id_veiculo !== anterior.veiculoId;

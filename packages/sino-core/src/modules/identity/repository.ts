@@ -158,3 +158,5 @@ export function createIdentityRepository(db: Database) {
     },
   };
 }
+
+export type IdentityRepository = ReturnType<typeof createIdentityRepository>;

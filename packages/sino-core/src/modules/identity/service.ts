@@ -1,10 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Database } from '@locadora/db';
 import { LRUCache } from 'lru-cache';
 import type { SecretBox } from '../../secret-box.js';
 import type { CacheInvalidation } from '../../cache-invalidation.js';
 import { hashApiKey, newApiKey, newApplicationIdentifier } from './keys.js';
-import { createIdentityRepository, type Environment } from './repository.js';
+import type { Environment, IdentityRepository } from './repository.js';
 
 /** What the first start creates and prints: everything a customer needs to connect. */
 export interface DevelopmentCredentials {
@@ -37,12 +36,12 @@ export type NewEnvironment = { organizationId: string } & (
 export const API_KEY_CACHE_TTL_MS = 30_000;
 
 export function createIdentityService(deps: {
-  db: Database;
+  repo: IdentityRepository;
   secrets: SecretBox;
   /** Tells every node that API keys were revoked, and hears the other nodes' revocations. */
   caches?: Pick<CacheInvalidation, 'on' | 'changed'>;
 }) {
-  const repo = createIdentityRepository(deps.db);
+  const { repo } = deps;
   // By the key's hash, as in the database: no key is kept in clear. Only valid keys are kept,
   // so a flood of wrong keys cannot push them out.
   const environmentsByKeyHash = new LRUCache<string, Environment>({

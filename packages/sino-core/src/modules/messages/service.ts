@@ -1,4 +1,3 @@
-import type { Database } from '@locadora/db';
 import { ACTOR_TYPES, type ActorType } from '@sino/shared';
 import type { MessageCta } from '../../db/schema.js';
 import type { RealtimePublisher } from '../../realtime/port.js';
@@ -6,14 +5,14 @@ import type { Subscriber, SubscriberRepository } from '../subscribers/repository
 import { badRequest, notFound } from '../../errors.js';
 import { isId } from '../../ids.js';
 import { messageSubscriber, toMessageDocument, type MessageDocument } from './document.js';
-import {
-  createMessageRepository,
-  type ChangeTally,
-  type MarkAllAs,
-  type MessageFilter,
-  type MessageRow,
-  type MessageScope,
-  type NewInAppMessage,
+import type {
+  ChangeTally,
+  MarkAllAs,
+  MessageFilter,
+  MessageRepository,
+  MessageRow,
+  MessageScope,
+  NewInAppMessage,
 } from './repository.js';
 
 /** Socket counts stop at 100; `hasMore` says there are more. */
@@ -121,13 +120,13 @@ export function decodePayloadFilter(encoded: string | undefined) {
  * changes that subscriber's messages in its own environment.
  */
 export function createMessageService(deps: {
-  db: Database;
+  repo: MessageRepository;
   subscribers: SubscriberRepository;
   realtime: RealtimePublisher;
   scheduler: SnoozeScheduler;
   now?: () => Date;
 }) {
-  const repo = createMessageRepository(deps.db);
+  const { repo } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** Sends the current unseen and/or unread counts (across feeds) to the subscriber's sockets. */

@@ -1,11 +1,10 @@
-import type { Database } from '@locadora/db';
 import type { Channel } from '@sino/shared';
 import { badRequest, notFound } from '../../errors.js';
 import type { Subscriber, SubscriberRepository } from '../subscribers/repository.js';
 import { templateConfiguration } from '../workflows/present.js';
 import type { WorkflowWithSteps } from '../workflows/repository.js';
 import type { WorkflowService } from '../workflows/service.js';
-import { createPreferenceRepository } from './repository.js';
+import type { PreferenceRepository } from './repository.js';
 import {
   globalPreferenceView,
   resolveChannel,
@@ -31,11 +30,11 @@ export interface GlobalPreferenceChange {
  * (a subscriber found by its subscriberId in the key's environment).
  */
 export function createPreferenceService(deps: {
-  db: Database;
+  repo: PreferenceRepository;
   workflows: WorkflowService;
   subscribers: SubscriberRepository;
 }) {
-  const repo = createPreferenceRepository(deps.db);
+  const { repo } = deps;
 
   const answer = (w: WorkflowWithSteps, row: PreferenceRow | null | undefined) => ({
     template: templateConfiguration(w),

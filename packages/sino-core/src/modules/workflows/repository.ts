@@ -35,14 +35,7 @@ export type WorkflowChanges = Partial<
 const live = (environmentId: string) =>
   and(eq(workflows.environmentId, environmentId), isNull(workflows.deletedAt));
 
-/**
- * `changed` is told after every write of a workflow or its steps (the engine's caches, on every
- * node), and awaited: the write's answer comes once every node has been told.
- */
-export function createWorkflowRepository(
-  db: Database,
-  changed: () => void | Promise<void> = () => {},
-) {
+export function createWorkflowRepository(db: Database) {
   async function stepsOf(workflowIds: string[]): Promise<Map<string, WorkflowStep[]>> {
     const byWorkflow = new Map<string, WorkflowStep[]>(workflowIds.map((id) => [id, []]));
     if (workflowIds.length === 0) return byWorkflow;
@@ -133,7 +126,6 @@ export function createWorkflowRepository(
         await tx.insert(workflows).values({ ...values, id });
         await insertSteps(tx, id, steps);
       });
-      await changed();
       return (await one(eq(workflows.id, id)))!;
     },
 
@@ -158,7 +150,6 @@ export function createWorkflowRepository(
         }
         return true;
       });
-      if (updated) await changed();
       return updated ? one(eq(workflows.id, id)) : undefined;
     },
 
@@ -167,7 +158,6 @@ export function createWorkflowRepository(
         .update(workflows)
         .set({ active, updatedAt: sql`now()` })
         .where(and(live(environmentId), eq(workflows.id, id)));
-      await changed();
       return one(eq(workflows.id, id));
     },
 
@@ -179,7 +169,6 @@ export function createWorkflowRepository(
         .set({ deletedAt: sql`now()`, active: false, updatedAt: sql`now()` })
         .where(and(live(environmentId), eq(workflows.id, id)))
         .returning({ id: workflows.id });
-      if (rows.length > 0) await changed();
       return rows.length > 0;
     },
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isUniqueViolation, type Database } from '@locadora/db';
+import { isUniqueViolation } from '@locadora/db';
 import { CHANNELS, isChannel, type Channel } from '@sino/shared';
 import type {
   ChannelSwitches,
@@ -10,14 +10,14 @@ import type {
 } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
-import { createIdentityRepository } from '../identity/repository.js';
+import type { IdentityRepository } from '../identity/repository.js';
 import type { DefinedWorkflow } from './define.js';
-import {
-  createFeedRepository,
-  createWorkflowRepository,
-  type NewStep,
-  type WorkflowStep,
-  type WorkflowWithSteps,
+import type {
+  FeedRepository,
+  NewStep,
+  WorkflowRepository,
+  WorkflowStep,
+  WorkflowWithSteps,
 } from './repository.js';
 import {
   delayMetadata,
@@ -136,14 +136,48 @@ const stepState = (s: NewStep | WorkflowStep) => ({
 
 const feedIdOf = (step: StepInput) => step.template.feedId || step.template._feedId || null;
 
+/** The repository, its every write of a workflow or its steps told to `changed` once done. */
+function tellingChanges(
+  repo: WorkflowRepository,
+  changed: () => Promise<void>,
+): WorkflowRepository {
+  return {
+    ...repo,
+    async insert(values, steps) {
+      const created = await repo.insert(values, steps);
+      await changed();
+      return created;
+    },
+    async update(environmentId, id, changes, steps) {
+      const updated = await repo.update(environmentId, id, changes, steps);
+      if (updated) await changed();
+      return updated;
+    },
+    async setActive(environmentId, id, active) {
+      const workflow = await repo.setActive(environmentId, id, active);
+      await changed();
+      return workflow;
+    },
+    async softDelete(environmentId, id) {
+      const deleted = await repo.softDelete(environmentId, id);
+      if (deleted) await changed();
+      return deleted;
+    },
+  };
+}
+
 export function createWorkflowService(deps: {
-  db: Database;
-  /** Told after every write of a workflow (the engine's caches of workflows, on every node). */
+  workflows: WorkflowRepository;
+  feeds: FeedRepository;
+  identity: Pick<IdentityRepository, 'environment'>;
+  /**
+   * Told after every write of a workflow (the engine's caches of workflows, on every node), and
+   * awaited: the write's answer comes once every node has been told.
+   */
   changed?: () => Promise<void>;
 }) {
-  const repo = createWorkflowRepository(deps.db, deps.changed);
-  const feeds = createFeedRepository(deps.db);
-  const identity = createIdentityRepository(deps.db);
+  const repo = deps.changed ? tellingChanges(deps.workflows, deps.changed) : deps.workflows;
+  const { feeds, identity } = deps;
 
   const taken = (identifier: string) =>
     conflict(`Workflow with identifier ${identifier} already exists`);
@@ -411,8 +445,8 @@ export function createWorkflowService(deps: {
 
 export type WorkflowService = ReturnType<typeof createWorkflowService>;
 
-export function createFeedService(deps: { db: Database }) {
-  const repo = createFeedRepository(deps.db);
+export function createFeedService(deps: { feeds: FeedRepository }) {
+  const repo = deps.feeds;
   return {
     list(env: EnvironmentRef) {
       return repo.list(env.id);

@@ -1,7 +1,7 @@
 import { DeliveryError, type FailureKind } from '../errors.js';
 import { optional, required } from '../credentials.js';
 import { call, ensureOk, failureOf, redact, urlOf } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * Africa's Talking's SMS API (https://developers.africastalking.com/docs/sms/overview): a

@@ -3,7 +3,8 @@ import { SignJWT, importPKCS8 } from 'jose';
 import { flag, required } from '../credentials.js';
 import { badCredentials, type DeliveryError } from '../errors.js';
 import { failureOf, type HttpAnswer } from '../http.js';
-import { defineAdapter, type AdapterContext, type SendResult } from '../types.js';
+import { defineAdapter } from '../define.js';
+import type { AdapterContext, SendResult } from '../types.js';
 import { toEveryTarget } from '../every-target.js';
 import { Http2Origin } from './http2.js';
 

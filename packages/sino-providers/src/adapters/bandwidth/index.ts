@@ -1,6 +1,6 @@
 import { optional, required } from '../credentials.js';
 import { basicAuth, call, failureOf, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * Bandwidth's Messaging API v2 (https://dev.bandwidth.com/docs/messaging/createMessage/): JSON

@@ -1,6 +1,6 @@
 import { optional, required } from '../credentials.js';
 import { basicAuth, call, failureOf, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * BurstSMS's Transmit SMS API v1 (https://developer.transmitsms.com/, `send-sms`): a form posted

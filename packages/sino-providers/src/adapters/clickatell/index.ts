@@ -1,7 +1,7 @@
 import { DeliveryError, type FailureKind } from '../errors.js';
 import { required } from '../credentials.js';
 import { call, failureOf, redact, urlOf } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * Clickatell's SMS Platform REST API (https://docs.clickatell.com/channels/sms-channels/sms-api-reference/):

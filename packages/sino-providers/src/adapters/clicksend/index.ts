@@ -1,7 +1,7 @@
 import { DeliveryError } from '../errors.js';
 import { optional, required } from '../credentials.js';
 import { basicAuth, call, failureOf, redact, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * ClickSend's REST API v3, "Send an SMS" (https://developers.clicksend.com/docs/):

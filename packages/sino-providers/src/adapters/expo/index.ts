@@ -1,7 +1,7 @@
 import { optional } from '../credentials.js';
 import { DeliveryError, type FailureKind } from '../errors.js';
 import { call, failureOf, urlOf } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 import { noTarget, settle, type Outcome } from '../every-target.js';
 
 /**

@@ -3,7 +3,8 @@ import { SignJWT, importPKCS8 } from 'jose';
 import { DeliveryError, badCredentials } from '../errors.js';
 import { isProviderUrl } from '../../catalogue/destinations.js';
 import { call, failureOf, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter, type AdapterContext, type Credentials, type SendResult } from '../types.js';
+import { defineAdapter } from '../define.js';
+import type { AdapterContext, Credentials, SendResult } from '../types.js';
 import { toEveryTarget } from '../every-target.js';
 
 /**

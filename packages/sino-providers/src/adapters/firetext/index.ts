@@ -1,7 +1,7 @@
 import { required } from '../credentials.js';
 import { DeliveryError, type FailureKind } from '../errors.js';
 import { call, ensureOk, redact, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * FireText's SMS API (https://www.firetext.co.uk/docs): a form POST to `/api/sendsms` with the

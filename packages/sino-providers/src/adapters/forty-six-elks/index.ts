@@ -1,6 +1,6 @@
 import { required } from '../credentials.js';
 import { basicAuth, call, failureOf, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * 46elks's SMS API (https://46elks.com/docs/send-sms): a form posted to `/a1/sms` with Basic

@@ -1,7 +1,7 @@
 import { required } from '../credentials.js';
 import { DeliveryError } from '../errors.js';
 import { call, ensureOk, redact, urlOf } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * Gupshup's Enterprise SMS API (https://docs.gupshup.io/docs/getting-started-with-sms-api): a

@@ -1,7 +1,8 @@
 import { optional, required } from '../credentials.js';
 import { DeliveryError } from '../errors.js';
 import { call, failureOf, redact, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter, type AdapterContext } from '../types.js';
+import { defineAdapter } from '../define.js';
+import type { AdapterContext } from '../types.js';
 
 interface InfobipStatus {
   groupName?: string;

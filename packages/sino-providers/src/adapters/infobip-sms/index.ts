@@ -1,7 +1,8 @@
 import { DeliveryError, type FailureKind } from '../errors.js';
 import { optional, required } from '../credentials.js';
 import { call, failureOf, redact, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter, type AdapterContext } from '../types.js';
+import { defineAdapter } from '../define.js';
+import type { AdapterContext } from '../types.js';
 
 /**
  * Infobip's SMS API, "Send SMS message"

@@ -1,6 +1,7 @@
 import { optional, required } from '../credentials.js';
 import { basicAuth, call, ensureOk, failureOf, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter, type AdapterContext } from '../types.js';
+import { defineAdapter } from '../define.js';
+import type { AdapterContext } from '../types.js';
 import { mailbox } from '../mailbox.js';
 
 /**

@@ -1,6 +1,6 @@
 import { required } from '../credentials.js';
 import { call, ensureOk, failureOf, urlOf } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * Mailtrap's Email Sending API (https://api-docs.mailtrap.io/docs/mailtrap-api-docs/67f1d70aeb62c-send-email):

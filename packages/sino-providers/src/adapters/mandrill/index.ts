@@ -1,7 +1,8 @@
 import { DeliveryError } from '../errors.js';
 import { required } from '../credentials.js';
 import { call, failureOf, redact, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter, type AdapterContext } from '../types.js';
+import { defineAdapter } from '../define.js';
+import type { AdapterContext } from '../types.js';
 
 /** One recipient's outcome in Mandrill's answer to messages/send. */
 interface RecipientStatus {

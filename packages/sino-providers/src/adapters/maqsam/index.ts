@@ -1,6 +1,6 @@
 import { optional, required } from '../credentials.js';
 import { basicAuth, call, failureOf, urlOf } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * Maqsam's SMS API (https://docs.maqsam.com/): JSON `{ to, message, sender }` posted to

@@ -1,6 +1,7 @@
 import { required } from '../credentials.js';
 import { call, failureOf, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter, type AdapterContext } from '../types.js';
+import { defineAdapter } from '../define.js';
+import type { AdapterContext } from '../types.js';
 
 interface NetcoreAnswer {
   status?: string;

@@ -1,7 +1,7 @@
 import { required } from '../credentials.js';
 import { DeliveryError, type FailureKind } from '../errors.js';
 import { basicAuth, call, ensureOk, failureOf, redact, urlOf } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * Vonage's (formerly Nexmo) SMS API (https://developer.vonage.com/en/api/sms): a form POST to

@@ -1,6 +1,6 @@
 import { flag, optional, required } from '../credentials.js';
 import { badCredentials } from '../errors.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 import { endpointOf, smtpAdapter, tlsOptionsOf } from '../smtp.js';
 
 /**

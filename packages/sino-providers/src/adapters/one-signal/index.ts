@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { required } from '../credentials.js';
 import { call, failureOf, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 import { noTarget } from '../every-target.js';
 
 /**

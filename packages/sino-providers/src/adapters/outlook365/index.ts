@@ -1,6 +1,6 @@
 import { required } from '../credentials.js';
 import { endpointOf, smtpAdapter } from '../smtp.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * Microsoft 365 / Outlook.com mailboxes over SMTP AUTH client submission

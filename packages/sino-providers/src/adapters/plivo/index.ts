@@ -2,12 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { required } from '../credentials.js';
 import { DeliveryError, WebhookRejected } from '../errors.js';
 import { basicAuth, call, ensureOk, failureOf, redact, urlOf, headerOf } from '../http.js';
-import {
-  defineAdapter,
-  type DeliveryEvent,
-  type DeliveryState,
-  type WebhookRequest,
-} from '../types.js';
+import { defineAdapter } from '../define.js';
+import type { DeliveryEvent, DeliveryState, WebhookRequest } from '../types.js';
 import { webhookForm } from '../webhook-form.js';
 
 /**

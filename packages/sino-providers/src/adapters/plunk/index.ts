@@ -1,6 +1,6 @@
 import { required } from '../credentials.js';
 import { call, ensureOk, failureOf, urlOf } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 interface PlunkSent {
   success?: boolean;

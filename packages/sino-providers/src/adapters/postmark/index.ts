@@ -1,7 +1,8 @@
 import { required } from '../credentials.js';
 import { call, failureOf, urlOf, type HttpAnswer } from '../http.js';
 import { mailbox } from '../mailbox.js';
-import { defineAdapter, type AdapterContext } from '../types.js';
+import { defineAdapter } from '../define.js';
+import type { AdapterContext } from '../types.js';
 
 interface PostmarkAnswer {
   ErrorCode?: number;

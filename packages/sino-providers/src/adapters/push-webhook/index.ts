@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { required } from '../credentials.js';
 import { badCredentials } from '../errors.js';
 import { call, ensureOk } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 import { toEveryTarget } from '../every-target.js';
 
 /**

@@ -1,6 +1,6 @@
 import { required } from '../credentials.js';
 import { call, failureOf, urlOf } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 import { noTarget } from '../every-target.js';
 import { DeliveryError } from '../errors.js';
 

@@ -1,7 +1,7 @@
 import { required } from '../credentials.js';
 import { call, failureOf, urlOf } from '../http.js';
 import { mailbox } from '../mailbox.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 interface ResendError {
   name?: string;

@@ -1,4 +1,4 @@
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 import { isOk, postToWebhook, webhookFailure, webhookUrlOf } from '../chat-webhook.js';
 
 /**

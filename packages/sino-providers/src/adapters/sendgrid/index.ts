@@ -1,6 +1,6 @@
 import { optional, required } from '../credentials.js';
 import { call, ensureOk, failureOf, urlOf } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * SendGrid's v3 Mail Send API (https://www.twilio.com/docs/sendgrid/api-reference/mail-send):

@@ -1,6 +1,6 @@
 import { required } from '../credentials.js';
 import { call, failureOf, urlOf } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * Brevo's (formerly Sendinblue) transactional email API

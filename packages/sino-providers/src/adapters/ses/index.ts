@@ -4,7 +4,8 @@ import { awsRegion, required } from '../credentials.js';
 import type { DeliveryError } from '../errors.js';
 import { call, failureOf, urlOf, type HttpAnswer } from '../http.js';
 import { mailOf, SINO_ID_HEADER } from '../mail.js';
-import { defineAdapter, type AdapterContext, type EmailAddress } from '../types.js';
+import { defineAdapter } from '../define.js';
+import type { AdapterContext, EmailAddress } from '../types.js';
 
 /**
  * Amazon SES, API v2 SendEmail (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html):

@@ -1,6 +1,6 @@
 import { optional, required } from '../credentials.js';
 import { call, failureOf } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * SMS Central's REST API v3.2 (https://www.smscentral.com.au/sms-api/rest-api/send-sms/): an

@@ -1,7 +1,7 @@
 import { required } from '../credentials.js';
 import { DeliveryError, type FailureKind } from '../errors.js';
 import { call, ensureOk, failureOf, redact, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * sms77, now seven.io (https://docs.seven.io/en/rest-api/endpoints/sms): a JSON POST to

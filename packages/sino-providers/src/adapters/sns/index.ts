@@ -2,7 +2,7 @@ import aws4 from 'aws4';
 import { awsRegion, required } from '../credentials.js';
 import { type FailureKind } from '../errors.js';
 import { call, failureOf, kindOfStatus, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * Amazon SNS's Publish action to a phone number

@@ -1,7 +1,7 @@
 import { required } from '../credentials.js';
 import { DeliveryError } from '../errors.js';
 import { call, failureOf, redact, urlOf } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 interface SparkPostError {
   message?: string;

@@ -1,6 +1,6 @@
 import { required } from '../credentials.js';
 import { call, ensureOk, failureOf, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * Telnyx's Messaging API v2 (https://developers.telnyx.com/api/messaging/send-message): a JSON

@@ -1,7 +1,7 @@
 import { required } from '../credentials.js';
 import { DeliveryError } from '../errors.js';
 import { call, ensureOk, failureOf, redact, urlOf, type HttpAnswer } from '../http.js';
-import { defineAdapter } from '../types.js';
+import { defineAdapter } from '../define.js';
 
 /**
  * Termii's Messaging API (https://developers.termii.com/messaging-api): a JSON POST to

@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { required } from '../credentials.js';
 import { WebhookRejected } from '../errors.js';
 import { basicAuth, call, ensureOk, failureOf, urlOf, headerOf } from '../http.js';
-import { defineAdapter, type DeliveryEvent, type DeliveryState } from '../types.js';
+import { defineAdapter } from '../define.js';
+import type { DeliveryEvent, DeliveryState } from '../types.js';
 import { webhookForm } from '../webhook-form.js';
 
 /**

@@ -1,0 +1,48 @@
+import type { Database, DatabaseHandle } from '@locadora/db';
+import type { RateLimitOptions } from './http/rate-limit.js';
+import type { DeliveryOptions } from './delivery/options.js';
+import type { SinoRepositories } from './repositories.js';
+
+/** Options of the Sino plugin, filled from the server's validated configuration. */
+export interface SinoOptions {
+  db: Database;
+  /** Sino's repositories; built on `db` when absent (a composition root's own). */
+  repositories?: SinoRepositories | undefined;
+  /** HS256 key of the widget's subscriber tokens. */
+  widgetTokenSecret: string;
+  /** Key of the AES-256-GCM box for secrets at rest (API keys, provider credentials). */
+  encryptionKey: string;
+  /**
+   * The database the job queue lives on (`sino.queue_jobs`) when there is no Redis, and whose
+   * notifications tell every node of a change to what it caches.
+   */
+  database: Pick<DatabaseHandle, 'executeSql' | 'listen'>;
+  /** A Redis for the job queue (BullMQ) and the socket fan-out across nodes. */
+  redisUrl?: string | undefined;
+  /** Longest wait for Redis's answer to a command a request waits on; 5 s when absent. */
+  redisCommandTimeoutMs?: number | undefined;
+  /** Run the queue's workers in this process (roles `all` and `worker`); true when absent. */
+  runWorkers?: boolean | undefined;
+  /** Queue tasks one process runs at once; 24 when absent. */
+  workerConcurrency?: number | undefined;
+  /**
+   * How long a closing node waits for the queue tasks it is running before handing their jobs
+   * back to the queue, for another node at once; 8 s when absent (the server's own close gives
+   * up after 10 s, and a killed node's jobs would wait out their leases).
+   */
+  shutdownGraceMs?: number | undefined;
+  /**
+   * Names this installation on a shared Redis: the queue's keys (BullMQ) and the socket
+   * fan-out's channels start with it, the channels with the database index too, since Redis
+   * pub/sub ignores it (`realtime/gateway.ts`). `sino` when absent.
+   */
+  redisPrefix?: string | undefined;
+  /** BullMQ only: prefix of the queue's Redis keys, when it differs from `redisPrefix`. */
+  queuePrefix?: string | undefined;
+  /** Database queue only: how often idle workers look for due jobs. */
+  queuePollingIntervalMs?: number | undefined;
+  /** Server API requests per second per environment (defaults in src/http/rate-limit.ts). */
+  rateLimit?: RateLimitOptions | undefined;
+  /** How deliveries reach providers and when failed ones are retried (src/delivery). */
+  delivery?: DeliveryOptions | undefined;
+}
