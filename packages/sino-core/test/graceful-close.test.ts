@@ -122,5 +122,5 @@ describe('a worker node closing', () => {
       ),
     ]);
     expect(event.message.content).toBe('after the close began');
-  }, 60_000);
+  }, 120_000);
 });

@@ -25,7 +25,8 @@ let b: SinoTestApp;
 beforeAll(async () => {
   installation = await startInstallation(2, (index) => (index === 0 ? { runWorkers: false } : {}));
   [a, b] = installation.nodes as [SinoTestApp, SinoTestApp];
-});
+  // Two nodes start in most of a minute on a busy machine.
+}, 120_000);
 afterAll(() => installation.close());
 
 /** Polls `check` until it holds, for at most `PROMPTLY_MS` after the change was answered. */

@@ -190,7 +190,7 @@ describe('widgets on a socket node that goes away', () => {
     proxy.retarget({ host: '127.0.0.1', port: atB.port });
     await expectCaughtUp(w, b, subscriberId, { unseen: 2, content: 'Hello while away' });
     expect(w.novuDisconnects).toEqual(['transport close']);
-  }, 90_000);
+  }, 120_000);
 
   // Two processes share the database: PostgreSQL only (PGlite is opened by one process).
   it.skipIf(!process.env.TEST_DATABASE_URL)(
@@ -238,7 +238,7 @@ describe('widgets on a socket node that goes away', () => {
       proxy.retarget({ host: '127.0.0.1', port: atB.port });
       await expectCaughtUp(w, b, subscriberId, { unseen: 2, content: 'Hello while away' });
     },
-    90_000,
+    120_000,
   );
 });
 
