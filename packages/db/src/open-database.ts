@@ -55,12 +55,13 @@ export interface DatabaseHandle {
    */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   /**
-   * Calls `onNotify` on each `NOTIFY` of `channel` (a plain identifier): a transaction's
-   * notifications arrive when it commits, never when it rolls back. Delivery is a hint, not a
-   * guarantee (a PostgreSQL listener that lost its connection misses what was sent until it
-   * is back), so a listener still polls now and then. Resolves to a function that stops it.
+   * Calls `onNotify` on each `NOTIFY` of `channel` (a plain identifier) with its payload: a
+   * transaction's notifications arrive when it commits, never when it rolls back. Delivery is a
+   * hint, not a guarantee (a PostgreSQL listener that lost its connection misses what was sent
+   * until it is back, and is then called once without a payload: anything may have been
+   * missed), so a listener still polls now and then. Resolves to a function that stops it.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotify: (payload?: string) => void): Promise<() => Promise<void>>;
   /**
    * Runs `task` while holding the lock named `key`, waiting for it as long as another holder
    * runs: on PostgreSQL a session advisory lock on a connection of its own, so processes
@@ -155,7 +156,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     },
     async listen(channel, onNotify) {
       checkChannel(channel);
-      const stop = await client.listen(channel, () => onNotify());
+      const stop = await client.listen(channel, (payload) => onNotify(payload));
       return async () => {
         if (!client.closed) await stop();
       };
@@ -172,7 +173,7 @@ async function listenOnPostgres(
   url: string,
   connectTimeoutMs: number,
   channel: string,
-  onNotify: () => void,
+  onNotify: (payload?: string) => void,
 ): Promise<() => Promise<void>> {
   checkChannel(channel);
   let stopped = false;
@@ -185,7 +186,7 @@ async function listenOnPostgres(
       connectionTimeoutMillis: connectTimeoutMs,
     });
     next.on('notification', (message) => {
-      if (message.channel === channel) onNotify();
+      if (message.channel === channel) onNotify(message.payload);
     });
     next.on('error', () => reconnect(next));
     next.on('end', () => reconnect(next));

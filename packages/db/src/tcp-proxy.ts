@@ -15,6 +15,8 @@ export interface TcpProxy {
   stall(): void;
   refuse(): Promise<void>;
   resume(): Promise<void>;
+  /** Connections made from now on go to `target` (another node); open ones keep theirs. */
+  retarget(target: { host: string; port: number }): void;
   /** Connections open through the proxy now. */
   readonly connections: number;
   close(): Promise<void>;
@@ -32,7 +34,7 @@ class Pair {
 
   constructor(
     readonly client: Socket,
-    readonly target: { host: string; port: number },
+    readonly target: Readonly<{ host: string; port: number }>,
     readonly isStalled: () => boolean,
     readonly onClose: () => void,
   ) {
@@ -105,6 +107,7 @@ class Pair {
 /** Starts a proxy on 127.0.0.1 (a port of its own) to `target`, forwarding. */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let mode: Mode = 'forward';
+  let upstream = { ...target };
   const pairs = new Set<Pair>();
   const stalled = () => mode === 'stall';
   const server: Server = createServer((client) => {
@@ -112,7 +115,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       client.destroy();
       return;
     }
-    const pair = new Pair(client, target, stalled, () => pairs.delete(pair));
+    const pair = new Pair(client, upstream, stalled, () => pairs.delete(pair));
     pairs.add(pair);
     // While stalled a new connection is accepted and left without an answer.
     if (mode === 'stall') client.pause();
@@ -161,6 +164,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         pair.connectUpstream();
         pair.flow();
       }
+    },
+    retarget(next) {
+      upstream = { ...next };
     },
     async close() {
       const wasListening = mode !== 'refuse';

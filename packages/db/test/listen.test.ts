@@ -55,6 +55,18 @@ describe('listen', () => {
     expect(ouvidos).toHaveLength(1);
   });
 
+  it('passes each notification its payload', async () => {
+    const ouvidos: (string | undefined)[] = [];
+    const parar = await banco.listen('canal_com_texto', (texto) => ouvidos.push(texto));
+    try {
+      await banco.db.execute(sql`select pg_notify('canal_com_texto', 'workflows')`);
+      await banco.db.execute(sql`select pg_notify('canal_com_texto', 'api-keys')`);
+      await vi.waitFor(() => expect(ouvidos).toEqual(['workflows', 'api-keys']));
+    } finally {
+      await parar();
+    }
+  });
+
   it('refuses a channel that is not a plain identifier', async () => {
     await expect(banco.listen('x; drop table y', () => {})).rejects.toThrow(
       'Invalid notification channel',
@@ -65,13 +77,17 @@ describe('listen', () => {
     'PostgreSQL: a listener whose connection is cut says so once and listens again',
     async () => {
       let ouvidos = 0;
-      const parar = await banco.listen('canal_religado', () => ouvidos++);
+      const semTexto: (string | undefined)[] = [];
+      const parar = await banco.listen('canal_religado', (texto) => {
+        if (ouvidos++ === 0) semTexto.push(texto);
+      });
       try {
         await banco.db.execute(sql`
           select pg_terminate_backend(pid) from pg_stat_activity
            where datname = current_database() and query = 'listen canal_religado'`);
-        // The hint for what may have been missed while it was cut.
+        // The hint for what may have been missed while it was cut, without a payload.
         await vi.waitFor(() => expect(ouvidos).toBe(1));
+        expect(semTexto).toEqual([undefined]);
         // Back within its first pause (1 s): a new notification is heard again.
         await vi.waitFor(
           async () => {

@@ -13,8 +13,11 @@ export interface SinoOptions {
   widgetTokenSecret: string;
   /** Key of the AES-256-GCM box for secrets at rest (API keys, provider credentials). */
   encryptionKey: string;
-  /** The database the job queue lives on (`sino.queue_jobs`) when there is no Redis. */
-  database: Pick<DatabaseHandle, 'executeSql'>;
+  /**
+   * The database the job queue lives on (`sino.queue_jobs`) when there is no Redis, and whose
+   * notifications tell every node of a change to what it caches.
+   */
+  database: Pick<DatabaseHandle, 'executeSql' | 'listen'>;
   /** A Redis for the job queue (BullMQ) and the socket fan-out across nodes. */
   redisUrl?: string | undefined;
   /** Longest wait for Redis's answer to a command a request waits on; 5 s when absent. */
@@ -30,6 +33,12 @@ export interface SinoOptions {
   serveSocket?: boolean | undefined;
   /** Queue tasks one process runs at once; 24 when absent. */
   workerConcurrency?: number | undefined;
+  /**
+   * How long a closing node waits for the queue tasks it is running before handing their jobs
+   * back to the queue, for another node at once; 8 s when absent (the server's own close gives
+   * up after 10 s, and a killed node's jobs would wait out their leases).
+   */
+  shutdownGraceMs?: number | undefined;
   /**
    * Names this installation on a shared Redis: the queue's keys (BullMQ) and the socket
    * fan-out's channels start with it, the channels with the database index too, since Redis

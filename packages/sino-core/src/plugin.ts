@@ -14,7 +14,7 @@ import { subscriberRoutes } from './modules/subscribers/routes.js';
 import { topicRoutes } from './modules/topics/routes.js';
 import { tenantRoutes } from './modules/tenants/routes.js';
 import { widgetSessionRoutes } from './modules/widget/routes.js';
-import { createSocketGateway } from './realtime/gateway.js';
+import { createSocketGateway, type CountsOnConnect } from './realtime/gateway.js';
 import { createRealtimeEmitter } from './realtime/emitter.js';
 import { createWidgetTokens } from './modules/widget/tokens.js';
 import { createRepositories } from './repositories.js';
@@ -117,9 +117,15 @@ export const sinoApi = fp<{ services: SinoServices }>(
  * (`serveSocket`), the queue's workers (`runWorkers`). The queue is always there: every role
  * enqueues (a trigger, a snooze) or consumes.
  */
+/** See `SinoOptions.shutdownGraceMs`. */
+const DEFAULT_SHUTDOWN_GRACE_MS = 8000;
+
 export const sinoCore = fp<SinoOptions>(
   async (app, options) => {
     const repositories = options.repositories ?? createRepositories(options.db, options);
+    // The services are built after the gateway, which they publish through; no socket connects
+    // before the server listens.
+    let countsOf: CountsOnConnect = () => Promise.reject(new Error('Sino is not ready'));
     const redis = {
       log: app.log,
       redisUrl: options.redisUrl,
@@ -134,8 +140,12 @@ export const sinoCore = fp<SinoOptions>(
             server: app.server,
             tokens: createWidgetTokens(options.widgetTokenSecret),
             subscribers: repositories.subscribers,
+            countsOf: (scope) => countsOf(scope),
           });
-    app.addHook('preClose', () => gateway.close());
+    // Widgets go to other nodes first; events of the requests and queue tasks that finish
+    // meanwhile still reach them there (the fan-out closes last).
+    app.addHook('preClose', () => gateway.closeSockets());
+    app.addHook('onClose', () => gateway.close());
     const metrics = options.metrics ?? noMetrics;
     const unwatchSockets = metrics.watchSockets(() => gateway.connections());
     app.addHook('onClose', async () => unwatchSockets());
@@ -157,11 +167,21 @@ export const sinoCore = fp<SinoOptions>(
     const queue = carryingTraceContext(stored);
     const unwatchQueue = metrics.watchQueue(queue);
     app.addHook('onClose', async () => unwatchQueue());
-    // Stopped before the database closes: in-flight jobs finish, nothing new starts.
-    app.addHook('preClose', () => queue.stop());
+    // Stopped before the database closes: nothing new starts, running jobs finish or, past the
+    // grace, go back to the queue for another node.
+    app.addHook('preClose', () =>
+      queue.stop({ graceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS }),
+    );
     const services = createSinoServices(options, repositories, gateway, queue, app.log);
+    countsOf = (scope) => services.messages.socketCounts(scope);
+    // Before the first request: a change another node makes from now on is heard.
+    await services.caches.start();
+    app.addHook('onClose', () => services.caches.stop());
     // After the queue: no delivery is running when pooled provider connections close.
     app.addHook('onClose', () => services.providers.close());
+    // Shared rate limits (Redis) counted from the first request on; closed with the rest.
+    app.addHook('onReady', () => services.rateLimits.ready());
+    app.addHook('onClose', () => services.rateLimits.close());
     app.decorate('sino', services);
     if (options.serveApi !== false) await app.register(sinoApi, { services });
     if (options.runWorkers !== false) {

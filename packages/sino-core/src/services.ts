@@ -29,6 +29,7 @@ import { createWebhookReceiver } from './delivery/webhooks.js';
 import { createCallbackUrls } from './delivery/callbacks.js';
 import { createIntegrationCache } from './delivery/integration-cache.js';
 import { createSandboxRetention } from './delivery/sandbox-retention.js';
+import { createCacheInvalidation } from './cache-invalidation.js';
 import { reportRefusedDestinations } from './delivery/destination-report.js';
 import { noMetrics } from './observability/metrics.js';
 
@@ -45,14 +46,21 @@ export function createSinoServices(
 ) {
   const metrics = options.metrics ?? noMetrics;
   const secrets = createSecretBox(options.encryptionKey);
-  const identity = createIdentityService({ repo: repositories.identity, secrets });
+  // What this node caches is forgotten when any node changes it (decision 034).
+  const caches = createCacheInvalidation({ database: options.database, log });
+  const identity = createIdentityService({ repo: repositories.identity, secrets, caches });
   const { subscribers } = repositories;
   const subscriberService = createSubscriberService({ subscribers });
   const erasure = createErasureService({ erasure: repositories.erasure, queue, realtime });
   const topics = createTopicService({ topics: repositories.topics });
   const tenants = createTenantService({ tenants: repositories.tenants });
   const idempotency = createIdempotencyStore(options.db);
-  const rateLimits = createRateLimits(options.rateLimit);
+  const rateLimits = createRateLimits(options.rateLimit, {
+    redisUrl: options.redisUrl,
+    prefix: options.redisPrefix,
+    commandTimeoutMs: options.redisCommandTimeoutMs,
+    log,
+  });
   const tokens = createWidgetTokens(options.widgetTokenSecret);
   const session = createSessionService({ identity, subscribers, tokens });
   const messages = createMessageService({
@@ -62,11 +70,12 @@ export function createSinoServices(
     scheduler: queue,
   });
   const workflowCache = createWorkflowCache();
+  caches.on('workflows', () => workflowCache.invalidate());
   const workflows = createWorkflowService({
     workflows: repositories.workflows,
     feeds: repositories.feeds,
     identity: repositories.identity,
-    changed: () => workflowCache.invalidate(),
+    changed: () => caches.changed('workflows'),
   });
   const feeds = createFeedService({ feeds: repositories.feeds });
   const preferences = createPreferenceService({
@@ -82,6 +91,7 @@ export function createSinoServices(
     log,
   });
   const integrationCache = createIntegrationCache();
+  caches.on('integrations', () => integrationCache.clear());
   const callbacks = createCallbackUrls({
     secret: options.encryptionKey,
     publicUrl: options.delivery?.publicUrl,
@@ -90,7 +100,7 @@ export function createSinoServices(
     integrations: integrationRepository,
     secrets,
     providers: providers.checks,
-    changed: () => integrationCache.clear(),
+    changed: () => caches.changed('integrations'),
   });
   const delivery = createDeliveryService({
     integrations: integrationRepository,
@@ -137,6 +147,7 @@ export function createSinoServices(
   return {
     /** The queue's store, for readiness. */
     queue: { ping: () => queue.ping() },
+    caches,
     activity,
     integrations,
     reportRefused,

@@ -1,9 +1,11 @@
 /**
- * One Sino node in a process of its own, for crash-recovery.test.ts, which kills it with
- * SIGKILL. Configured through the environment: CRASH_DATABASE_URL (PostgreSQL) or
- * CRASH_PGLITE_DIR (PGlite on disk); CRASH_REDIS_URL and CRASH_QUEUE_PREFIX for the BullMQ
- * queue, the database queue otherwise; CRASH_PROVIDER_BASE_URLS (JSON of provider id to URL)
- * points providers at the test's peers. The queue runs with the product's defaults (polling,
+ * One Sino node in a process of its own, for the tests that kill one with SIGKILL
+ * (crash-recovery.test.ts, sino-js's reconnect-across-nodes.test.ts). Configured through the
+ * environment: CRASH_DATABASE_URL (PostgreSQL) or CRASH_PGLITE_DIR (PGlite on disk);
+ * CRASH_REDIS_URL and CRASH_QUEUE_PREFIX for the BullMQ queue, the database queue otherwise;
+ * CRASH_REDIS_PREFIX names the installation's socket fan-out on that Redis; CRASH_RUN_WORKERS
+ * `false` makes it a socket node without queue workers; CRASH_PROVIDER_BASE_URLS (JSON of
+ * provider id to URL) points providers at the test's peers. The queue runs with the product's defaults (polling,
  * leases, worker concurrency). Prints one JSON line once it listens: its port, and the
  * development credentials when this start created them.
  */
@@ -27,7 +29,9 @@ await app.register(sinoCore, {
   ...(env.CRASH_REDIS_URL && {
     redisUrl: env.CRASH_REDIS_URL,
     queuePrefix: env.CRASH_QUEUE_PREFIX,
+    ...(env.CRASH_REDIS_PREFIX && { redisPrefix: env.CRASH_REDIS_PREFIX }),
   }),
+  runWorkers: env.CRASH_RUN_WORKERS !== 'false',
   widgetTokenSecret: 'widget-token-secret-for-tests-0123456789',
   encryptionKey: 'encryption-key-for-tests-0123456789abcdef',
   // The test sends its triggers as fast as the node takes them.

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { logSerializers, openDatabase, type Database } from '@locadora/db';
+import { logSerializers, openDatabase, type Database, type DatabaseHandle } from '@locadora/db';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { ObjectId } from 'bson';
 import { providers } from '@sino/providers';
@@ -75,6 +75,11 @@ export async function createSinoTestApp(
   storage?: {
     url: string | undefined;
     dataDir: string;
+    /**
+     * A database already open, used instead of opening `url`/`dataDir` and left open at close:
+     * nodes sharing one in-memory PGlite, which only one handle can open.
+     */
+    handle?: DatabaseHandle;
     credentials?: DevelopmentCredentials;
     /** Keep the queue's Redis keys at close: a later app on this storage needs them. */
     keepQueue?: boolean;
@@ -86,10 +91,12 @@ export async function createSinoTestApp(
   const database = storage
     ? { url: storage.url, drop: async () => {} }
     : await createTestDatabase();
-  const handle = await openDatabase({
-    url: database.url,
-    dataDir: storage?.dataDir ?? 'memory://',
-  });
+  const handle =
+    storage?.handle ??
+    (await openDatabase({
+      url: database.url,
+      dataDir: storage?.dataDir ?? 'memory://',
+    }));
   await handle.migrate([sinoMigrations]);
   // Log lines are kept, and written to the run's log folder, scanned at the end for the
   // secrets and personal data the tests used (testRunLog).
@@ -205,7 +212,7 @@ export async function createSinoTestApp(
       await app.close();
       runLog.close();
       if (redisUrl && !storage?.keepQueue) await removeRedisKeys(redisUrl, queuePrefix);
-      await handle.close();
+      if (!storage?.handle) await handle.close();
       await database.drop();
     },
   };
@@ -230,7 +237,7 @@ export async function addEnvironment(
 }
 
 /** Deletes a test queue's keys, so runs on the shared Redis leave nothing behind. */
-async function removeRedisKeys(url: string, prefix: string): Promise<void> {
+export async function removeRedisKeys(url: string, prefix: string): Promise<void> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
   try {
     let cursor = '0';

@@ -88,3 +88,40 @@ describe('socket connections', () => {
     expect((await row('socket-ok')).lastOnlineAt).toBeInstanceOf(Date);
   });
 });
+
+describe('counts on connect', () => {
+  it("sends a socket that connects its subscriber's counts, unless its handshake says not to", async () => {
+    await t.api('POST', '/v1/workflows', {
+      body: {
+        name: 'On connect',
+        identifier: 'on-connect',
+        active: true,
+        steps: [{ template: { type: 'in_app', content: 'hi' } }],
+      },
+    });
+    for (let i = 0; i < 2; i++)
+      await t.api('POST', '/v1/events/trigger', { body: { name: 'on-connect', to: 'counted' } });
+    const token = await t.session('counted');
+    await eventually(
+      async () =>
+        (await t.widget('GET', '/notifications/unseen', { token })).json().data.count === 2,
+    );
+
+    const heard = (auth: object) => {
+      const socket = io(url, { path: '/socket.io', transports: ['websocket'], auth });
+      sockets.push(socket);
+      const events: [string, unknown][] = [];
+      socket.onAny((event: string, data: unknown) => events.push([event, data]));
+      return { socket, events };
+    };
+    const novu = heard({ token });
+    const ours = heard({ token, countsOnConnect: false });
+    await eventually(async () => novu.events.length === 2 && ours.socket.connected);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(novu.events).toEqual([
+      ['unseen_count_changed', { unseenCount: 2, hasMore: false }],
+      ['unread_count_changed', { unreadCount: 2, hasMore: false }],
+    ]);
+    expect(ours.events).toEqual([]);
+  });
+});

@@ -197,6 +197,7 @@ export class SinoInbox {
       options.socketUrl ?? options.backendUrl,
       {
         onStatus: (socket) => this.set({ socket }),
+        onReconnected: () => this.catchUp(),
         onNotificationReceived: (message) => this.options.onNotificationReceived?.(message),
         onUnseenCountChanged: ({ unseenCount }) => {
           this.set({ unseenCount });
@@ -912,6 +913,20 @@ export class SinoInbox {
     this.set({
       preferences: { ...this.state.preferences, updating: on ? [...rest, templateId] : rest },
     });
+  }
+
+  /**
+   * After the socket reconnected (a server node went away, the network came back): the counts
+   * and the loaded pages are read again, so what arrived meanwhile shows. Failures stay in the
+   * state, as for any fetch; nobody awaits this.
+   */
+  private catchUp(): void {
+    if (this.state.session.status !== 'initialized') return;
+    const { fetchUnseenCount } = this.state.fetchingStrategy;
+    if (fetchUnseenCount) void this.fetchCounts().catch(() => undefined);
+    void this.refetchFeeds().catch(() => undefined);
+    for (const feed of Object.values(this.state.stores))
+      if (feed.count !== null) void this.fetchStoreCount(feed.storeId).catch(() => undefined);
   }
 
   /** After a debounced count event: feeds and tab counts are refetched, and the page told. */

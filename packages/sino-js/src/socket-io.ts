@@ -6,8 +6,10 @@
  * JSON events. Written here instead of importing `socket.io-client`, which with `engine.io-client`
  * weighed about 12 KB gzip, a quarter of the whole widget (bench/README.md, inbox bundle size).
  * Reconnection follows socket.io-client's defaults (exponential back-off with jitter, unlimited
- * attempts); like it, a refused connection (middleware error) or a disconnect by the server is
- * not retried.
+ * attempts). Unlike it, a disconnect by the server is retried too (a node closing for a deploy;
+ * Sino's closes the transport instead, decision 034), as is a connection refused for a reason
+ * other than the session: only `Unauthorized` (an expired or revoked token, an erased
+ * subscriber) ends the attempts, since trying again with the same token cannot succeed.
  */
 
 /** What this client needs of a WebSocket: the browser's, or a compatible one (e.g. `ws`). */
@@ -57,6 +59,9 @@ const SIO_EVENT = '2';
 const SIO_CONNECT_ERROR = '4';
 
 const OPEN = 1;
+
+/** The refusal that says the session itself is invalid: no attempt with it can succeed. */
+const SESSION_INVALID = 'Unauthorized';
 
 export class SocketIoClient {
   private ws: WebSocketLike | null = null;
@@ -138,12 +143,13 @@ export class SocketIoClient {
       this.listeners.connect();
     } else if (type === SIO_CONNECT_ERROR) {
       const data = parse(body) as { message?: string } | undefined;
-      this.giveUp(ws);
-      this.listeners.connectError(new Error(data?.message ?? 'Connection refused'));
+      const message = data?.message ?? 'Connection refused';
+      if (message === SESSION_INVALID) {
+        this.giveUp(ws);
+        this.listeners.connectError(new Error(message));
+      } else this.lost(ws, 'connect error', new Error(message));
     } else if (type === SIO_DISCONNECT) {
-      const wasConnected = this.isConnected;
-      this.giveUp(ws);
-      if (wasConnected) this.listeners.disconnect('io server disconnect');
+      this.lost(ws, 'io server disconnect');
     } else if (type === SIO_EVENT) {
       // Optional acknowledgement id before the array: none are asked for, so digits are skipped.
       const args = parse(body.replace(/^\d+/, ''));
@@ -165,7 +171,8 @@ export class SocketIoClient {
     this.heartbeatTimer = setTimeout(() => this.lost(ws, 'ping timeout'), this.heartbeatMs);
   }
 
-  private lost(ws: WebSocketLike, reason: string): void {
+  /** The connection ended or failed for a reason worth another attempt, after a back-off. */
+  private lost(ws: WebSocketLike, reason: string, refusal?: Error): void {
     if (this.ws !== ws) return;
     const wasConnected = this.isConnected;
     this.reset();
@@ -173,7 +180,9 @@ export class SocketIoClient {
     if (this.closedByUs) return;
     if (wasConnected) this.listeners.disconnect(reason);
     else
-      this.listeners.connectError(new Error(reason === 'timeout' ? 'timeout' : 'websocket error'));
+      this.listeners.connectError(
+        refusal ?? new Error(reason === 'timeout' ? 'timeout' : 'websocket error'),
+      );
     this.scheduleReconnect();
   }
 

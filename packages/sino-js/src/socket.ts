@@ -17,6 +17,11 @@ export interface SocketHandlers {
   /** Debounced: the last event of a burst. */
   onUnreadCountChanged(event: UnreadCountEvent): void;
   onStatus(status: SocketStatus): void;
+  /**
+   * Connected again after the connection was lost or closed (a node of the server went away):
+   * whatever happened meanwhile was not heard, and must be read again.
+   */
+  onReconnected(): void;
 }
 
 export type SocketStatus = 'disconnected' | 'connecting' | 'connected';
@@ -51,11 +56,14 @@ export class SocketManager {
     const unread = this.debounce((event: UnreadCountEvent) => {
       if (current()) this.handlers.onUnreadCountChanged(event);
     });
+    let connectedBefore = false;
     const socket: SocketIoClient = new SocketIoClient(
       {
         url: this.socketUrl,
         path: SOCKET_PATH,
-        auth: { token },
+        // The inbox reads its counts itself after a reconnect (onReconnected): Sino need not
+        // send them on every connection, as it does for Novu's widget.
+        auth: { token, countsOnConnect: false },
         reconnectionAttempts: SOCKET_RECONNECTION_ATTEMPTS,
         reconnectionDelayMs: SOCKET_RECONNECTION_DELAY_MS,
         reconnectionDelayMaxMs: SOCKET_RECONNECTION_DELAY_MAX_MS,
@@ -64,7 +72,12 @@ export class SocketManager {
         WebSocket: this.WebSocket,
       },
       {
-        connect: () => current() && this.handlers.onStatus('connected'),
+        connect: () => {
+          if (!current()) return;
+          this.handlers.onStatus('connected');
+          if (connectedBefore) this.handlers.onReconnected();
+          connectedBefore = true;
+        },
         disconnect: () => current() && this.handlers.onStatus('disconnected'),
         connectError: (error) => {
           if (current()) this.logger.error(error.message);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { startTcpProxy } from '@locadora/db/testing';
 import { createSinoTestApp, type SinoTestApp } from '../../sino-core/test/harness.js';
 import {
   addFeed,
@@ -766,6 +767,7 @@ describe('realtime', () => {
         onNotificationReceived: () => {},
         onUnseenCountChanged: () => {},
         onUnreadCountChanged: () => {},
+        onReconnected: () => {},
       },
       { error: () => {} },
       undefined,
@@ -784,6 +786,39 @@ describe('realtime', () => {
     await eventually(async () => !(await isOnline('so-b')));
   });
 
+  it('after a reconnect, reads the counts and the loaded page again: what came meanwhile shows', async () => {
+    const { port } = new URL(url);
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(port) });
+    try {
+      await subscriberWith('rt-away', 1);
+      const h = open('rt-away', {
+        socketUrl: proxy.urlFor(url),
+        initialFetchingStrategy: { fetchNotifications: true },
+      });
+      await h.inbox.initialize();
+      await eventually(() => h.inbox.getSnapshot().socket === 'connected');
+      expect(h.inbox.getSnapshot().unseenCount).toBe(1);
+
+      // The socket's connection is cut (its node went away); a notification comes meanwhile,
+      // its socket events heard by nobody.
+      await proxy.refuse();
+      await eventually(() => h.inbox.getSnapshot().socket === 'disconnected');
+      await trigger('rt-away', 'meanwhile');
+      await proxy.resume();
+
+      await eventually(() => h.inbox.getSnapshot().socket === 'connected');
+      await eventually(() => h.inbox.getSnapshot().unseenCount === 2);
+      await eventually(() =>
+        feed(h.inbox.getSnapshot()).notifications.some((n) => n.content === 'Hello meanwhile'),
+      );
+      expect(h.after('POST /session/initialize')).toEqual(
+        expect.arrayContaining(['GET /notifications/unseen', 'GET /notifications/feed']),
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('logs a refused connection with its message', async () => {
     const logged: unknown[][] = [];
     const socket = new SocketManager(
@@ -793,6 +828,7 @@ describe('realtime', () => {
         onNotificationReceived: () => {},
         onUnseenCountChanged: () => {},
         onUnreadCountChanged: () => {},
+        onReconnected: () => {},
       },
       { error: (...args) => logged.push(args) },
       undefined,

@@ -109,7 +109,7 @@ describe('Socket.IO client', () => {
     expect(r.log).toEqual(['connect']);
   });
 
-  it('reports a refused connection once and does not retry it', async () => {
+  it('reports a connection refused as Unauthorized once and does not retry it', async () => {
     const { io, url } = await socketIoServer();
     let attempts = 0;
     io.engine.on('connection', () => attempts++);
@@ -121,19 +121,45 @@ describe('Socket.IO client', () => {
     expect(attempts).toBe(1);
   });
 
-  it('is not reconnected after the server disconnects it', async () => {
-    const { io, url } = await socketIoServer();
+  it('retries a connection refused for another reason (a store the server could not reach)', async () => {
+    const http = createServer();
+    const io = new Server(http, { path: '/socket.io' });
+    let attempts = 0;
+    io.use((_socket, next) => (++attempts < 3 ? next(new Error('Service Unavailable')) : next()));
+    const url = await listening(http);
+    closers.push(() => io.close());
+    const { c, r } = client(url);
+    c.open();
+    await until(() => r.log.includes('connect'));
+    expect(r.log).toEqual(['error: Service Unavailable', 'error: Service Unavailable', 'connect']);
+    expect(c.connected).toBe(true);
+  });
+
+  it('reconnects after the server disconnects it, until the server refuses the session', async () => {
+    const http = createServer();
+    const io = new Server(http, { path: '/socket.io' });
     let connections = 0;
+    // The session is good twice, then revoked (an erased subscriber).
+    io.use((_socket, next) => (connections < 2 ? next() : next(new Error('Unauthorized'))));
     io.on('connection', (socket) => {
       connections++;
       setTimeout(() => socket.disconnect(true), 50);
     });
+    const url = await listening(http);
+    closers.push(() => io.close());
     const { c, r } = client(url);
     c.open();
-    await until(() => r.log.length === 2);
+    await until(() => r.log.includes('error: Unauthorized'));
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(r.log).toEqual(['connect', 'disconnect: io server disconnect']);
-    expect(connections).toBe(1);
+    expect(r.log).toEqual([
+      'connect',
+      'disconnect: io server disconnect',
+      'connect',
+      'disconnect: io server disconnect',
+      'error: Unauthorized',
+    ]);
+    expect(connections).toBe(2);
+    expect(c.connected).toBe(false);
   });
 
   it('reconnects after the transport is lost, and is connected again', async () => {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { ErroLocadora } from '../erros.js';
 import { idDoAssinante } from './entregador.js';
-import type { AmbienteSino, LigacaoAoSino } from './ligacao.js';
+import type { LigacaoAoSino } from './ligacao.js';
 
 export type { AmbienteSino } from './ligacao.js';
 

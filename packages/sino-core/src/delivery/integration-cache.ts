@@ -1,12 +1,15 @@
 import type { Integration } from '../modules/integrations/repository.js';
 
-/** How long another node's integration change may go unseen here. */
-const TTL_MS = 2000;
+/**
+ * How long an integration change may go unseen here when its notification was missed
+ * (decision 034).
+ */
+const TTL_MS = 30_000;
 
 /**
- * The active integrations of each environment and channel, kept for two seconds: every
- * delivery reads them, and they change rarely. This node forgets them at once when its own
- * integrations API writes (`clear`); another node's writes show within the TTL.
+ * The active integrations of each environment and channel: every delivery reads them, and they
+ * change rarely. Every node forgets them when any node's integrations API writes (`clear`,
+ * through the cache notifications); the TTL bounds a missed notification.
  */
 export function createIntegrationCache(now: () => number = Date.now) {
   const entries = new Map<string, { at: number; value: Promise<Integration[]> }>();
@@ -14,7 +17,9 @@ export function createIntegrationCache(now: () => number = Date.now) {
     get(key: string, load: () => Promise<Integration[]>): Promise<Integration[]> {
       const found = entries.get(key);
       if (found && now() - found.at < TTL_MS) return found.value;
-      const value = load();
+      // Made a promise here, read once: a Drizzle query answered as is runs again at every
+      // `then`, and was read again by every delivery that found it here.
+      const value = Promise.resolve(load());
       entries.set(key, { at: now(), value });
       // A failed read is not kept.
       value.catch(() => entries.delete(key));

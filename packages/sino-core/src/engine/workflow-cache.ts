@@ -5,10 +5,11 @@ export type WorkflowWithSteps = { workflow: Workflow; steps: WorkflowStep[] };
 
 /**
  * How long a workflow read by the engine is reused. Every trigger and every step reads its
- * workflow, which changes rarely: this process forgets its copies at once when it changes one
- * (`invalidate`), and another process of a scaled-out deployment sees the change within this.
+ * workflow, which changes rarely: every node forgets its copies when any node changes one
+ * (`invalidate`, decision 034); this bounds how long a node that missed the notification
+ * goes on with an old copy.
  */
-export const WORKFLOW_CACHE_TTL_MS = 1000;
+export const WORKFLOW_CACHE_TTL_MS = 30_000;
 
 /**
  * The engine's workflows (with their steps) by trigger identifier and by id, read once per
@@ -47,7 +48,7 @@ export function createWorkflowCache(ttlMs = WORKFLOW_CACHE_TTL_MS) {
     byId(workflowId: string, load: () => Promise<WorkflowWithSteps | undefined>) {
       return through(byId, workflowId, load);
     },
-    /** A workflow was written in this process: every copy goes (writes are rare). */
+    /** A workflow was written on some node: every copy goes (writes are rare). */
     invalidate(): void {
       byIdentifier.clear();
       byId.clear();

@@ -1,6 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { SinoError } from '../errors.js';
+import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, failFastOptions } from '../redis.js';
+import type { Log } from '../log.js';
 
 /** Requests per second allowed to one environment's API keys. */
 export interface RateLimitOptions {
@@ -46,8 +54,40 @@ export function rateLimitClass(routeUrl: string): {
   };
 }
 
-/** Fixed one-second windows per environment and category, in this process's memory. */
-export function createRateLimits(options: RateLimitOptions = {}) {
+/** Where the counts live when every node must share them: the deployment's Redis. */
+export interface SharedRateLimitStore {
+  redisUrl?: string | undefined;
+  /** Names this installation's keys on a shared Redis (`SINO_REDIS_PREFIX`); `sino` when absent. */
+  prefix?: string | undefined;
+  /** Longest wait for Redis's answer a request accepts (`REDIS_COMMAND_TIMEOUT_SECONDS`). */
+  commandTimeoutMs?: number | undefined;
+  /** Told once when Redis stops answering the limits and once when it answers again. */
+  log?: Pick<Log, 'warn'> | undefined;
+}
+
+/**
+ * A limit check waits on Redis at most this long, and at most a quarter of the command timeout
+ * (a trigger waits on Redis again to enqueue): a request that Redis would make wait longer is
+ * counted in this process instead (see `createRateLimits`).
+ */
+const SHARED_CHECK_TIMEOUT_MS = 500;
+/** After Redis failed a check, the next checks of this long are counted in this process. */
+const SHARED_RETRY_AFTER_MS = 1000;
+
+/**
+ * Fixed one-second windows per environment and category. With a Redis (`REDIS_URL`) every node
+ * counts in the same window, so N nodes share one limit; without one, in this process's memory.
+ *
+ * A Redis that is away or does not answer within half a second must not hold the API back (most of
+ * it needs only the database): the check then counts in this process's memory instead, each
+ * node allowing the whole limit, and goes back to Redis a second later. Failing open (no limit)
+ * would leave the database unprotected while Redis is down; failing closed (503) would turn a
+ * Redis outage into an outage of every server API route.
+ */
+export function createRateLimits(
+  options: RateLimitOptions = {},
+  shared: SharedRateLimitStore = {},
+) {
   const limits = {
     trigger: options.triggerPerSecond ?? RATE_LIMIT_DEFAULTS.triggerPerSecond,
     general: options.generalPerSecond ?? RATE_LIMIT_DEFAULTS.generalPerSecond,
@@ -59,10 +99,67 @@ export function createRateLimits(options: RateLimitOptions = {}) {
     }
   }
   const capacity = (limit: number) => limit + Math.floor(limit * BURST);
-  const limiters = {
+  const local = {
     trigger: new RateLimiterMemory({ points: capacity(limits.trigger), duration: 1 }),
     general: new RateLimiterMemory({ points: capacity(limits.general), duration: 1 }),
   };
+  const redis = shared.redisUrl
+    ? new Redis(
+        shared.redisUrl,
+        failFastOptions(
+          Math.min(
+            (shared.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS) / 4,
+            SHARED_CHECK_TIMEOUT_MS,
+          ),
+        ),
+      )
+    : undefined;
+  // Reported by the checks below (once per outage); ioredis would print every reconnection.
+  redis?.on('error', () => {});
+  const connected =
+    redis &&
+    new Promise<void>((resolve) => {
+      redis.once('ready', resolve);
+      // A Redis away at the start is told by the first checks, which count here meanwhile.
+      setTimeout(resolve, shared.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS).unref();
+    });
+  const sharedOf = (category: RateLimitCategory): RateLimiterAbstract | undefined =>
+    redis &&
+    new RateLimiterRedis({
+      storeClient: redis,
+      points: capacity(limits[category]),
+      duration: 1,
+      keyPrefix: `${shared.prefix ?? 'sino'}:rate-limit:${category}`,
+      // While the connection is down, at once to this process's count rather than an error.
+      rejectIfRedisNotReady: true,
+    });
+  const everywhere = { trigger: sharedOf('trigger'), general: sharedOf('general') };
+  let redisAwayUntil = 0;
+
+  /** Counts on Redis when it answers, else in this process (see above). */
+  async function count(category: RateLimitCategory, key: string, points: number) {
+    const onRedis = everywhere[category];
+    if (onRedis && Date.now() >= redisAwayUntil) {
+      try {
+        const counted = await onRedis.consume(key, points);
+        if (redisAwayUntil !== 0) {
+          redisAwayUntil = 0;
+          // A warning too: it closes the one that opened the outage.
+          shared.log?.warn({}, 'rate limits: counted on Redis again');
+        }
+        return counted;
+      } catch (error) {
+        if (error instanceof RateLimiterRes) throw error;
+        if (redisAwayUntil === 0)
+          shared.log?.warn(
+            { err: error },
+            'rate limits: Redis did not answer; each node counts on its own until it does',
+          );
+        redisAwayUntil = Date.now() + SHARED_RETRY_AFTER_MS;
+      }
+    }
+    return local[category].consume(key, points);
+  }
 
   return {
     /** Counts one request of the environment; `allowed` false once the window is spent. */
@@ -84,11 +181,17 @@ export function createRateLimits(options: RateLimitOptions = {}) {
         policy,
       });
       try {
-        return outcome(await limiters[category].consume(environmentId, points), true);
+        return outcome(await count(category, environmentId, points), true);
       } catch (error) {
         if (error instanceof RateLimiterRes) return outcome(error, false);
         throw error;
       }
+    },
+    /** Resolves once the Redis connection is ready, or its command timeout passed (no throw). */
+    ready: async (): Promise<void> => connected,
+    /** Closes the Redis connection, if any. */
+    async close(): Promise<void> {
+      await redis?.quit().catch(() => redis.disconnect());
     },
   };
 }

@@ -1,4 +1,4 @@
-import { Queue, Worker, type Job, type JobState } from 'bullmq';
+import { Queue, WaitingError, Worker, type Job, type JobState } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, failFastOptions } from '../redis.js';
 import {
@@ -6,6 +6,7 @@ import {
   checkQueueName,
   checkRetryPolicy,
   resolveEnqueue,
+  settledWithin,
   type QueueSettings,
 } from './options.js';
 import {
@@ -17,6 +18,7 @@ import {
   type QueueJobState,
   type QueueStats,
   type RetryPolicy,
+  type StopOptions,
   type WorkOptions,
 } from './port.js';
 
@@ -73,6 +75,13 @@ class BullMqJobQueue<T> implements JobQueue<T> {
   readonly #retry: RetryPolicy;
   readonly #onError: (error: unknown) => void;
   #worker: Worker | undefined;
+  /** Jobs whose handlers are running, with the lock token BullMQ gave this worker for each. */
+  readonly #inHandler = new Map<
+    string,
+    { job: Job<T>; token: string | undefined; settled: Promise<unknown> }
+  >();
+  /** Jobs handed back at the stop's grace while their handlers ran: no outcome is written. */
+  readonly #handedBack = new Set<string>();
   #stopping: Promise<void> | undefined;
   #stopped = false;
 
@@ -175,13 +184,29 @@ class BullMqJobQueue<T> implements JobQueue<T> {
     const concurrency = checkConcurrency(options);
     const worker = new Worker<T>(
       this.name,
-      async (job: Job<T>) => {
-        await handler({
-          id: job.id ?? '',
+      async (job: Job<T>, token?: string) => {
+        const id = job.id ?? '';
+        if (this.#stopping) {
+          // Taken as stop() came (BullMQ runs what it fetched): back to the queue, for another.
+          await job.moveToWait(token);
+          throw new WaitingError();
+        }
+        const running = handler({
+          id,
           data: job.data,
           attempt: job.attemptsMade + 1,
           maxAttempts: job.opts.attempts ?? 1,
         });
+        this.#inHandler.set(id, { job, token, settled: running.catch(() => undefined) });
+        try {
+          await running;
+        } catch (error) {
+          if (!this.#handedBack.has(id)) throw error;
+        } finally {
+          this.#inHandler.delete(id);
+        }
+        // Handed back at the stop's grace: another worker has it now, and its outcome.
+        if (this.#handedBack.has(id)) throw new WaitingError();
       },
       {
         connection: this.#connections[0],
@@ -196,10 +221,27 @@ class BullMqJobQueue<T> implements JobQueue<T> {
     await worker.waitUntilReady();
   }
 
-  stop(): Promise<void> {
+  stop(options: StopOptions = {}): Promise<void> {
     this.#stopping ??= (async () => {
-      // Worker.close() waits for the running handlers; the queue stays usable meanwhile.
-      await this.#worker?.close();
+      const worker = this.#worker;
+      if (worker && options.graceMs !== undefined) {
+        // No job is taken any more; those BullMQ took meanwhile go back (see work()).
+        await worker.pause(true);
+        const handlers = [...this.#inHandler.values()].map((h) => h.settled);
+        if (!(await settledWithin(Promise.all(handlers), options.graceMs))) {
+          // Their locks released, the jobs wait again at once, for another worker.
+          await Promise.all(
+            [...this.#inHandler].map(async ([id, { job, token }]) => {
+              this.#handedBack.add(id);
+              await job.moveToWait(token).catch((error: unknown) => this.#onError(error));
+            }),
+          );
+          await worker.close(true);
+        }
+      }
+      // Worker.close() waits for the running handlers and their outcomes; the queue stays
+      // usable meanwhile.
+      await worker?.close();
       await this.#queue.close();
       await Promise.all(this.#connections.map((c) => c.quit().catch(() => c.disconnect())));
       this.#stopped = true;

@@ -6,6 +6,7 @@ import {
   checkQueueName,
   checkRetryPolicy,
   resolveEnqueue,
+  settledWithin,
   type QueueSettings,
 } from './options.js';
 import {
@@ -17,6 +18,7 @@ import {
   type QueueJobState,
   type QueueStats,
   type RetryPolicy,
+  type StopOptions,
   type WorkOptions,
 } from './port.js';
 
@@ -100,6 +102,10 @@ class DatabaseJobQueue<T> implements JobQueue<T> {
    * written, with how many runs of each (a job whose lease lapsed may be taken here again).
    */
   readonly #held = new Map<string, number>();
+  /** Jobs whose handlers are running now (a finished one may still be writing its outcome). */
+  readonly #inHandler = new Set<string>();
+  /** Jobs handed back at the stop's grace while their handlers ran: no outcome is written. */
+  readonly #handedBack = new Set<string>();
   /** Handlers running now: what `concurrency` bounds. */
   #handling = 0;
   /** Inserts that take jobs for this instance; stop() waits for their jobs too. */
@@ -209,6 +215,11 @@ class DatabaseJobQueue<T> implements JobQueue<T> {
     } finally {
       this.#reserved -= claims;
     }
+    // Taken for an instance that began to stop meanwhile: back to the queue, for another.
+    if (this.#stopping && claimed.size > 0) {
+      await this.#handBack([...claimed], false);
+      return;
+    }
     for (const row of rows) {
       if (!claimed.has(row.id)) continue;
       // The handler is given the data as the store answers it: parsed JSON.
@@ -290,13 +301,19 @@ class DatabaseJobQueue<T> implements JobQueue<T> {
     this.#consuming = this.#consume(handler, concurrency);
   }
 
-  stop(): Promise<void> {
+  stop(options: StopOptions = {}): Promise<void> {
     this.#stopping ??= (async () => {
       this.#poke();
       await this.#consuming;
-      // Jobs inserted active for this instance run like fetched ones, even after stop().
+      // Jobs inserted active for this instance meanwhile go back (see #insert).
       await Promise.allSettled(this.#claiming);
-      await Promise.all(this.#running);
+      const settled = Promise.all(this.#running);
+      if (options.graceMs === undefined) await settled;
+      else if (!(await settledWithin(settled, options.graceMs))) {
+        const running = [...this.#inHandler];
+        for (const id of running) this.#handedBack.add(id);
+        await this.#handBack(running, true);
+      }
       // Leases are renewed until the last outcome is written, and never after.
       clearInterval(this.#upkeepTimer);
       await this.#upkeep;
@@ -318,8 +335,13 @@ class DatabaseJobQueue<T> implements JobQueue<T> {
         const jobs = await this.#fetch(free).catch(
           (error: unknown) => (this.#onError(error), [] as TakenJob<T>[]),
         );
-        // Fetched jobs are active already: they run even when stop() came meanwhile.
-        for (const job of jobs) this.#run(handler, job);
+        // Taken as stop() came: back to the queue, for another consumer.
+        if (this.#stopping && jobs.length > 0)
+          await this.#handBack(
+            jobs.map((j) => j.id),
+            false,
+          );
+        else for (const job of jobs) this.#run(handler, job);
         this.#fetching = 0;
         drained = jobs.length < free;
         this.#drained = drained;
@@ -346,6 +368,7 @@ class DatabaseJobQueue<T> implements JobQueue<T> {
     this.#held.set(job.id, (this.#held.get(job.id) ?? 0) + 1);
     const running = (async () => {
       let failure: { error: unknown } | undefined;
+      this.#inHandler.add(job.id);
       try {
         await handler({
           id: job.id,
@@ -356,11 +379,14 @@ class DatabaseJobQueue<T> implements JobQueue<T> {
       } catch (error) {
         failure = { error };
       } finally {
+        this.#inHandler.delete(job.id);
         // The slot is free once the handler is done; its completion is written meanwhile.
         this.#handling -= 1;
         this.#slotFreed();
       }
       try {
+        // Handed back at the stop's grace: another consumer has it now.
+        if (this.#handedBack.has(job.id)) return;
         if (failure) await this.#fail(job.id, failure.error);
         else await this.#complete(job.id);
       } catch (error) {
@@ -373,6 +399,19 @@ class DatabaseJobQueue<T> implements JobQueue<T> {
       }
     })().finally(() => this.#running.delete(running));
     this.#running.add(running);
+  }
+
+  /**
+   * Active jobs of this instance back to the queue, due at once for any consumer: `ran` says
+   * whether their handlers started (the attempt then counts, as for a lapsed lease). A failure
+   * is reported; the jobs then come back when their leases lapse.
+   */
+  async #handBack(ids: string[], ran: boolean): Promise<void> {
+    try {
+      await this.#executeSql(HAND_BACK_STATEMENT, [this.name, ids, ran, RETENTION.failedSeconds]);
+    } catch (error) {
+      this.#onError(error);
+    }
   }
 
   /** The attempt failed: the job waits its backoff for the next one, or ends failed. */
@@ -542,6 +581,24 @@ const FAIL_STATEMENT = `
     finished_at = case when attempts > retry_limit then now() end,
     keep_until = case when attempts > retry_limit then now() + $4 * interval '1 second' end
   where queue = $1 and id = $2 and state = 'active'`;
+
+/**
+ * Active jobs `$2` of queue `$1` back to waiting, at their old due time (ahead of later jobs).
+ * `$3` false: never started here, the attempt is taken back. `$3` true: their handlers ran and
+ * the attempt counts, as a lapsed lease's does; with no retry left the job ends failed.
+ */
+const HAND_BACK_STATEMENT = `
+  update sino.queue_jobs set
+    state = case when not $3 or attempts <= retry_limit then 'waiting' else 'failed' end,
+    attempts = case when $3 then attempts else attempts - 1 end,
+    locked_until = null,
+    started_at = case when $3 then started_at end,
+    last_error = case when $3
+      then 'handed back: the process running the job was stopping' else last_error end,
+    finished_at = case when $3 and attempts > retry_limit then now() end,
+    keep_until = case when $3 and attempts > retry_limit
+      then now() + $4 * interval '1 second' end
+  where queue = $1 and id = any($2::uuid[]) and state = 'active'`;
 
 /** What is kept of a failed attempt's error: its message, for whoever looks at the job. */
 function errorText(error: unknown): string {

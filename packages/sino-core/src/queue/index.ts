@@ -7,6 +7,7 @@ export type {
   QueueJobState,
   QueueStats,
   RetryPolicy,
+  StopOptions,
   WorkOptions,
 } from './port.js';
 export { DEFAULT_RETRY, RETENTION } from './port.js';

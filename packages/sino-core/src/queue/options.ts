@@ -95,3 +95,14 @@ export function dedupeJobId(key: string): string {
   const hex = hash.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** Whether `settling` settled within `ms` (a stop's grace). */
+export async function settledWithin(settling: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([settling.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -48,9 +48,19 @@ export interface JobQueue<T> {
   work(handler: JobHandler<T>, options?: WorkOptions): Promise<void>;
   /**
    * Stops taking jobs, waits for the running handlers to settle, and releases the
-   * connections the instance opened (never the database handle it was given).
+   * connections the instance opened (never the database handle it was given). A job taken for
+   * this instance that had not started when the stop began goes back to the queue at once, its
+   * attempt not counted. With `graceMs`, handlers still running after it are no longer waited
+   * for: their jobs go back to the queue at once, for any consumer, instead of when their lease
+   * lapses (the process is about to end), and what the handlers do afterwards is not written as
+   * the job's outcome. Such a job may run twice, as after a crash (at least once).
    */
-  stop(): Promise<void>;
+  stop(options?: StopOptions): Promise<void>;
+}
+
+export interface StopOptions {
+  /** Longest wait for the running handlers; unbounded when absent. */
+  graceMs?: number;
 }
 
 export interface EnqueueOptions {

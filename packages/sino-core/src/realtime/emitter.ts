@@ -16,9 +16,15 @@ export function createRealtimeEmitter(deps: {
   redisUrl?: string | undefined;
   redisPrefix?: string | undefined;
   redisCommandTimeoutMs?: number | undefined;
-}): RealtimePublisher & { close(): Promise<void>; connections(): number } {
+}): RealtimePublisher & { closeSockets(): void; close(): Promise<void>; connections(): number } {
   if (!deps.redisUrl) {
-    return { emit() {}, disconnect() {}, close: async () => {}, connections: () => 0 };
+    return {
+      emit() {},
+      disconnect() {},
+      closeSockets() {},
+      close: async () => {},
+      connections: () => 0,
+    };
   }
   const publisher = new Redis(
     deps.redisUrl,
@@ -46,7 +52,8 @@ export function createRealtimeEmitter(deps: {
     async close() {
       await publisher.quit().catch(() => undefined);
     },
-    // This process serves no socket: the nodes that do count theirs.
+    // This process serves no socket: the nodes that do close and count theirs.
+    closeSockets() {},
     connections: () => 0,
   };
 }

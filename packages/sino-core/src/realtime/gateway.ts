@@ -5,14 +5,25 @@ import type { Redis } from 'ioredis';
 import type { Log } from '../log.js';
 import type { SubscriberRepository } from '../modules/subscribers/repository.js';
 import type { WidgetTokens } from '../modules/widget/tokens.js';
-import type { RealtimePublisher } from './port.js';
+import type { RealtimeEvents, RealtimePublisher } from './port.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, fanOutClients } from '../redis.js';
 import { isStoreUnavailable } from '../errors.js';
+
+/** What a socket is sent when it connects: the subscriber's counts, as their events carry them. */
+export type CountsOnConnect = (scope: {
+  environmentId: string;
+  subscriberId: string;
+}) => Promise<Pick<RealtimeEvents, 'unseen_count_changed' | 'unread_count_changed'>>;
 
 /**
  * The widget's socket (socket.io v4, path `/socket.io`): a subscriber token is checked on
  * connection, the socket joins the room named by the subscriber's internal `_id`, and the
  * subscriber is online while at least one of its sockets is connected.
+ *
+ * A socket that connects is sent the subscriber's counts (`countsOf`), unless its handshake says
+ * `countsOnConnect: false`: a widget that reconnects after its node went away (a deploy) then
+ * shows what arrived meanwhile. Novu's published widget reads its counts over HTTP only when it
+ * starts; ours reads them itself after every reconnect, and says so.
  */
 export function createSocketGateway(deps: {
   server: HttpServer;
@@ -24,11 +35,16 @@ export function createSocketGateway(deps: {
   /** Names this installation on a shared Redis (`fanOutKey`); `sino` when absent. */
   redisPrefix?: string | undefined;
   redisCommandTimeoutMs?: number | undefined;
-}): RealtimePublisher & { close(): Promise<void>; connections(): number } {
+  countsOf?: CountsOnConnect | undefined;
+}): RealtimePublisher & { closeSockets(): void; close(): Promise<void>; connections(): number } {
+  let closing = false;
   const io = new Server(deps.server, {
     path: '/socket.io',
     // The widget runs on other sites; the token, not the origin, is what authorises.
     cors: { origin: '*' },
+    // A closing node takes no new connection: its clients reconnect to another node (an
+    // engine-level refusal, which every socket.io client retries), not to it.
+    allowRequest: (_request, answer) => answer(closing ? 'closing' : null, !closing),
   });
   const redis: Redis[] = [];
   if (deps.redisUrl) {
@@ -61,12 +77,26 @@ export function createSocketGateway(deps: {
     }
     if (!subscriber) return next(new Error('Unauthorized'));
     socket.data.subscriberId = subscriber.id;
+    socket.data.environmentId = subscriber.environmentId;
     next();
   });
 
   io.on('connection', (socket) => {
+    // Let in while the node began closing (its check was running): sent on like the others.
+    if (closing) return void socket.conn.close();
     const subscriberId = socket.data.subscriberId as string;
     void socket.join(subscriberId);
+    if (
+      deps.countsOf &&
+      (socket.handshake.auth as { countsOnConnect?: unknown }).countsOnConnect !== false
+    )
+      deps
+        .countsOf({ environmentId: socket.data.environmentId as string, subscriberId })
+        .then((counts) => {
+          socket.emit('unseen_count_changed', counts.unseen_count_changed);
+          socket.emit('unread_count_changed', counts.unread_count_changed);
+        })
+        .catch((err: unknown) => deps.log.warn({ err }, 'could not send the counts on connect'));
     void deps.subscribers.setOnline(subscriberId, true).catch((err: unknown) => {
       deps.log.warn({ err }, 'could not mark the subscriber online');
     });
@@ -89,10 +119,24 @@ export function createSocketGateway(deps: {
       // Through the adapter: with Redis, the nodes holding the room's sockets close them too.
       io.in(subscriberId).disconnectSockets(true);
     },
-    // Open sockets would keep the HTTP server from closing; the server itself is Fastify's.
-    // Only this node's: through the Redis adapter, a plain disconnectSockets reaches every node.
+    /**
+     * The first step of a node's close: this node's sockets are closed at the transport
+     * (engine.io), not disconnected. A Socket.IO disconnect ("io server disconnect") tells a
+     * client not to reconnect, and every widget of the node would stay silent after a deploy; a
+     * closed transport ("transport close") makes every client reconnect, to another node since
+     * this one refuses new connections from now on. Open sockets would also keep the HTTP
+     * server, Fastify's, from closing. Events still fan out to the other nodes' sockets.
+     */
+    closeSockets() {
+      closing = true;
+      for (const socket of io.of('/').sockets.values()) socket.conn.close();
+    },
+    /**
+     * The last step: the fan-out's connections, once the requests and queue tasks that publish
+     * through them are done.
+     */
     async close() {
-      io.local.disconnectSockets(true);
+      this.closeSockets();
       // QUIT lets pending commands finish; a plain disconnect rejects them unhandled.
       await Promise.all(redis.map((client) => client.quit().catch(() => undefined)));
     },

@@ -410,6 +410,46 @@ export function queueContract(label: string, connect: () => Promise<QueueBackend
         expect(await next.getState(id)).toBe('completed');
       });
 
+      it('with a grace, hands a job still running after it back at once: another consumer runs it, and the late outcome is not written', async () => {
+        const queue = await open<string>();
+        const stuck = gate();
+        const first = await recorded(queue, () => stuck.promise);
+        const id = await queue.enqueue('stuck');
+        await waitFor('the first handler', () => first.length === 1);
+
+        const started = Date.now();
+        await queue.stop({ graceMs: 200 });
+        expect(Date.now() - started).toBeLessThan(2000);
+        // Another consumer has it long before the stopped one's lease or lock would lapse.
+        const next = await open<string>();
+        const held = gate();
+        const second = await recorded(next, () => held.promise);
+        await waitFor('the second consumer', () => second.length === 1, 3000);
+        expect(second[0]!.job.id).toBe(id);
+
+        // The first handler ends at last: its outcome is not written over the second's run.
+        stuck.open();
+        await sleep(300);
+        expect(await next.getState(id)).toBe('active');
+        held.open();
+        await waitFor('completion', async () => (await next.getState(id)) === 'completed');
+      });
+
+      it('with a grace, waits for handlers that end within it, as without one', async () => {
+        const queue = await open<string>();
+        let finished = false;
+        const seen = await recorded(queue, async () => {
+          await sleep(200);
+          finished = true;
+        });
+        const id = await queue.enqueue('quick');
+        await waitFor('the handler', () => seen.length === 1);
+        await queue.stop({ graceMs: 5000 });
+        expect(finished).toBe(true);
+        const next = await open<string>();
+        await waitFor('completion', async () => (await next.getState(id)) === 'completed');
+      });
+
       it('takes no job after it stopped', async () => {
         const stopped = await open<string>();
         const seen = await recorded(stopped);

@@ -29,12 +29,12 @@ export function databaseClaims(label: string, database: () => Promise<Executor>)
     let queues = 0;
 
     /** A queue whose statements are counted, and which polls only when told to (1 min). */
-    async function open<T>() {
+    async function open<T>(name = `claims-${++queues}-${Date.now()}`) {
       const executor = await database();
       const statements: string[] = [];
       const errors: unknown[] = [];
       const queue = await openDatabaseQueue<T>({
-        name: `claims-${++queues}-${Date.now()}`,
+        name,
         database: {
           // Counted once answered: the consumer has seen the answer right after.
           executeSql: async (text, values) => {
@@ -57,7 +57,7 @@ export function databaseClaims(label: string, database: () => Promise<Executor>)
         );
         return (rows[0] as { state: string } | undefined)?.state;
       };
-      return { queue, fetches, errors, stored };
+      return { queue, fetches, errors, stored, name };
     }
 
     async function consume<T>(
@@ -115,6 +115,27 @@ export function databaseClaims(label: string, database: () => Promise<Executor>)
       await stopping;
       expect(await stored(id)).toBe('completed');
       expect(errors).toEqual([]);
+    });
+
+    it('hands back, unstarted, a job claimed by an insert that answered after stop() began', async () => {
+      const { queue, errors, stored, fetches, name } = await open<string>();
+      const seen = await consume(queue, 1);
+      await idle(fetches);
+      // The insert claims the job for this instance; stop() begins before it answers.
+      const enqueued = queue.enqueue('claimed');
+      const stopping = queue.stop();
+      const id = await enqueued;
+      await stopping;
+      expect(seen).toEqual([]);
+      expect(await stored(id)).toBe('waiting');
+
+      // Another instance runs it as its first attempt: the claim did not count as one.
+      const other = await open<string>(name);
+      const taken = await consume(other.queue, 1);
+      await expect.poll(() => taken.map((j) => j.id)).toContain(id);
+      expect(taken.find((j) => j.id === id)).toMatchObject({ attempt: 1, data: 'claimed' });
+      await other.queue.stop();
+      expect([...errors, ...other.errors]).toEqual([]);
     });
 
     it('claims no more than the free slots; the rest wait for a fetch', async () => {

@@ -89,6 +89,19 @@ export function createIdentityRepository(db: Database) {
     }): Promise<void> {
       await db.insert(apiKeys).values({ id: newId(), ...k });
     },
+    /** Revokes every key of the environment and adds `k`, in one transaction. */
+    async replaceApiKeys(
+      environmentId: string,
+      k: { keyHash: string; keyCiphertext: string; hint: string },
+    ): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx
+          .update(apiKeys)
+          .set({ revokedAt: new Date() })
+          .where(and(eq(apiKeys.environmentId, environmentId), isNull(apiKeys.revokedAt)));
+        await tx.insert(apiKeys).values({ id: newId(), environmentId, ...k });
+      });
+    },
     /**
      * A new environment's integrations, as Novu gives one: in-app (`hmac`: session initialize
      * requires the subscriber's HMAC hash), and the sandbox email and SMS providers, active and

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SecretBox } from '../../secret-box.js';
+import type { CacheInvalidation } from '../../cache-invalidation.js';
 import { hashApiKey, newApiKey, newApplicationIdentifier } from './keys.js';
 import type { Environment, IdentityRepository } from './repository.js';
 
@@ -28,12 +29,18 @@ export type NewEnvironment = { organizationId: string } & (
 
 /**
  * How long the environment of a valid API key is reused without reading the database: every
- * server-API request carries a key. A key revoked in the database stops opening its
- * environment within this time.
+ * server-API request carries a key. A key revoked through this service stops opening its
+ * environment on every node at once (`caches`); this bounds how long a node that missed the
+ * notification (decision 034), or a key revoked in the database by hand, goes on accepting it.
  */
-export const API_KEY_CACHE_TTL_MS = 10_000;
+export const API_KEY_CACHE_TTL_MS = 30_000;
 
-export function createIdentityService(deps: { repo: IdentityRepository; secrets: SecretBox }) {
+export function createIdentityService(deps: {
+  repo: IdentityRepository;
+  secrets: SecretBox;
+  /** Tells every node that API keys were revoked, and hears the other nodes' revocations. */
+  caches?: Pick<CacheInvalidation, 'on' | 'changed'>;
+}) {
   const { repo } = deps;
   // By the key's hash, as in the database: no key is kept in clear. Only valid keys are kept,
   // so a flood of wrong keys cannot push them out.
@@ -41,6 +48,7 @@ export function createIdentityService(deps: { repo: IdentityRepository; secrets:
     max: 10_000,
     ttl: API_KEY_CACHE_TTL_MS,
   });
+  deps.caches?.on('api-keys', () => environmentsByKeyHash.clear());
 
   return {
     /**
@@ -104,6 +112,22 @@ export function createIdentityService(deps: { repo: IdentityRepository; secrets:
         keyCiphertext: deps.secrets.seal(key),
         hint: key.slice(-4),
       });
+      return key;
+    },
+
+    /**
+     * Novu's "regenerate API keys": every key of the environment is revoked, on every node at
+     * once, and a new one answered (the only time it is available in clear).
+     */
+    async regenerateApiKeys(environmentId: string): Promise<string> {
+      const key = newApiKey();
+      await repo.replaceApiKeys(environmentId, {
+        keyHash: hashApiKey(key),
+        keyCiphertext: deps.secrets.seal(key),
+        hint: key.slice(-4),
+      });
+      if (deps.caches) await deps.caches.changed('api-keys');
+      else environmentsByKeyHash.clear();
       return key;
     },
 

@@ -57,8 +57,8 @@ export function createIntegrationService(deps: {
   integrations: IntegrationRepository;
   secrets: SecretBox;
   providers: ProviderChecks;
-  /** Called after every write: deliveries keep the active integrations briefly. */
-  changed?: () => void;
+  /** Called after every write: deliveries keep the active integrations (on every node). */
+  changed?: () => Promise<void>;
 }) {
   const stored = deps.integrations;
   // Every write goes through here, so the delivery side's cache is cleared after each.
@@ -68,7 +68,7 @@ export function createIntegrationService(deps: {
       try {
         return await write(...args);
       } finally {
-        deps.changed?.();
+        await deps.changed?.();
       }
     };
   const repo: IntegrationRepository = {

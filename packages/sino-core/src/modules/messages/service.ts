@@ -18,6 +18,18 @@ import type {
 /** Socket counts stop at 100; `hasMore` says there are more. */
 const SOCKET_COUNT_CAP = 100;
 
+/** Counts read up to SOCKET_COUNT_CAP + 1, as the socket events carry them. */
+const countEvents = (counts: { unseen: number; unread: number }) => ({
+  unseen_count_changed: {
+    unseenCount: Math.min(counts.unseen, SOCKET_COUNT_CAP),
+    hasMore: counts.unseen > SOCKET_COUNT_CAP,
+  },
+  unread_count_changed: {
+    unreadCount: Math.min(counts.unread, SOCKET_COUNT_CAP),
+    hasMore: counts.unread > SOCKET_COUNT_CAP,
+  },
+});
+
 /** The furthest a snooze may reach (the queue holds a delayed job for at most a year). */
 export const MAX_SNOOZE_MS = 365 * 24 * 60 * 60 * 1000;
 
@@ -129,16 +141,11 @@ export function createMessageService(deps: {
     which: { unseen: boolean; unread: boolean },
     counts: { unseen: number; unread: number },
   ) {
+    const events = countEvents(counts);
     if (which.unseen)
-      deps.realtime.emit(scope.subscriberId, 'unseen_count_changed', {
-        unseenCount: Math.min(counts.unseen, SOCKET_COUNT_CAP),
-        hasMore: counts.unseen > SOCKET_COUNT_CAP,
-      });
+      deps.realtime.emit(scope.subscriberId, 'unseen_count_changed', events.unseen_count_changed);
     if (which.unread)
-      deps.realtime.emit(scope.subscriberId, 'unread_count_changed', {
-        unreadCount: Math.min(counts.unread, SOCKET_COUNT_CAP),
-        hasMore: counts.unread > SOCKET_COUNT_CAP,
-      });
+      deps.realtime.emit(scope.subscriberId, 'unread_count_changed', events.unread_count_changed);
   }
 
   /**
@@ -198,6 +205,11 @@ export function createMessageService(deps: {
   return {
     repository: repo,
     emitCounts,
+
+    /** Both counts as their socket events carry them (a socket that just connected). */
+    async socketCounts(scope: MessageScope) {
+      return countEvents(await repo.unseenAndUnread(scope, SOCKET_COUNT_CAP + 1));
+    },
 
     /** The subscriber an API call names by its `subscriberId`, if it exists in the environment. */
     subscriberOf: (environmentId: string, subscriberId: string) =>

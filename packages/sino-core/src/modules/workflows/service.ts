@@ -137,27 +137,30 @@ const stepState = (s: NewStep | WorkflowStep) => ({
 const feedIdOf = (step: StepInput) => step.template.feedId || step.template._feedId || null;
 
 /** The repository, its every write of a workflow or its steps told to `changed` once done. */
-function tellingChanges(repo: WorkflowRepository, changed: () => void): WorkflowRepository {
+function tellingChanges(
+  repo: WorkflowRepository,
+  changed: () => Promise<void>,
+): WorkflowRepository {
   return {
     ...repo,
     async insert(values, steps) {
       const created = await repo.insert(values, steps);
-      changed();
+      await changed();
       return created;
     },
     async update(environmentId, id, changes, steps) {
       const updated = await repo.update(environmentId, id, changes, steps);
-      if (updated) changed();
+      if (updated) await changed();
       return updated;
     },
     async setActive(environmentId, id, active) {
       const workflow = await repo.setActive(environmentId, id, active);
-      changed();
+      await changed();
       return workflow;
     },
     async softDelete(environmentId, id) {
       const deleted = await repo.softDelete(environmentId, id);
-      if (deleted) changed();
+      if (deleted) await changed();
       return deleted;
     },
   };
@@ -167,8 +170,11 @@ export function createWorkflowService(deps: {
   workflows: WorkflowRepository;
   feeds: FeedRepository;
   identity: Pick<IdentityRepository, 'environment'>;
-  /** Told after every write of a workflow (the engine's cache of workflows). */
-  changed?: () => void;
+  /**
+   * Told after every write of a workflow (the engine's caches of workflows, on every node), and
+   * awaited: the write's answer comes once every node has been told.
+   */
+  changed?: () => Promise<void>;
 }) {
   const repo = deps.changed ? tellingChanges(deps.workflows, deps.changed) : deps.workflows;
   const { feeds, identity } = deps;
