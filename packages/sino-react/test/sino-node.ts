@@ -47,5 +47,21 @@ for await (const line of createInterface({ input: process.stdin })) {
     process.stdout.write(`${JSON.stringify({ id: request.id, error: String(error) })}\n`);
   }
 }
-// stdin closed: the test process is done with this server.
+// stdin closed: the test process is done with this server. A close that takes long says so,
+// with what is still open, in the test's output.
+const slowClose = setTimeout(() => {
+  process.stderr.write(
+    `sino-node: close still running after 20 s (${process.getActiveResourcesInfo().join(', ')})\n`,
+  );
+}, 20_000).unref();
 await t.close();
+clearTimeout(slowClose);
+// The server's own main ends the process once closed (close-with-grace); here a handle some
+// library left open (a timer, a connection) would keep this node, and the test waiting for its
+// exit, alive until the hook's timeout. What was left is named, then the node ends.
+setTimeout(() => {
+  process.stderr.write(
+    `sino-node: still running 2 s after its close (${process.getActiveResourcesInfo().join(', ')}); ending it\n`,
+  );
+  process.exit(0);
+}, 2000).unref();
