@@ -267,46 +267,15 @@ async function openPostgres(
   return {
     db: db as unknown as Database,
     driver: 'postgres',
-    async exclusive(key, task) {
-      // Its own connection, without a statement timeout: a holder may take a while (a start
-      // that writes workflows through Sino's API), and the waiters wait that long.
-      const lockClient = new pg.Client({
-        connectionString: url,
-        connectionTimeoutMillis: connectTimeoutMs,
-      });
-      lockClient.on('error', () => {});
-      await lockClient.connect();
-      try {
-        await lockClient.query('select pg_advisory_lock($1)', [key]);
-        return await task();
-      } finally {
-        // Closing the session releases the lock, whether the unlock ran or not.
-        await lockClient.query('select pg_advisory_unlock($1)', [key]).catch(() => {});
-        await lockClient.end().catch(() => {});
-      }
-    },
+    exclusive: (key, task) => withAdvisoryLock(url, connectTimeoutMs, key, () => task()),
     async migrate(migrations) {
-      // A session-level advisory lock on one dedicated connection serialises concurrent starts.
-      // That connection has no statement timeout: a migration may rewrite a large table, and
-      // a process waits for the lock as long as another one migrates.
-      const lockClient = new pg.Client({
-        connectionString: url,
-        connectionTimeoutMillis: connectTimeoutMs,
-      });
-      lockClient.on('error', () => {});
-      await lockClient.connect();
-      try {
-        await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      // Concurrent starts are serialised; the migrations run on the lock's own connection.
+      await withAdvisoryLock(url, connectTimeoutMs, MIGRATION_LOCK_KEY, async (lockClient) => {
         const migrating = drizzlePg(lockClient);
         for (const m of migrations) {
           await migratePg(migrating, { migrationsFolder: m.folder, migrationsSchema: m.schema });
         }
-      } finally {
-        await lockClient
-          .query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
-          .catch(() => {});
-        await lockClient.end().catch(() => {});
-      }
+      });
     },
     ping: () => pingWith(() => db.execute(sql`select 1`)),
     async executeSql(text, values) {
@@ -332,6 +301,33 @@ async function openPostgres(
     listen: (channel, onNotify) => listenOnPostgres(url, connectTimeoutMs, channel, onNotify),
     close: () => pool.end(),
   };
+}
+
+/**
+ * Runs `task` holding a session-level advisory lock on a dedicated connection. That connection
+ * has no statement timeout: a holder may take a while (a migration rewriting a large table, a
+ * start writing workflows through Sino's API), and the waiters wait that long.
+ */
+async function withAdvisoryLock<T>(
+  url: string,
+  connectTimeoutMs: number,
+  key: number,
+  task: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const lockClient = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
+  lockClient.on('error', () => {});
+  await lockClient.connect();
+  try {
+    await lockClient.query('select pg_advisory_lock($1)', [key]);
+    return await task(lockClient);
+  } finally {
+    // Closing the session releases the lock, whether the unlock ran or not.
+    await lockClient.query('select pg_advisory_unlock($1)', [key]).catch(() => {});
+    await lockClient.end().catch(() => {});
+  }
 }
 
 async function pingWith(query: () => Promise<unknown>): Promise<boolean> {
