@@ -5,10 +5,10 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@locadora/db/testing';
 import { startHttpPeer } from '@sino/providers/testing';
+import { removeRedisKeys } from '../src/testing.js';
 
 // A Sino node is killed with SIGKILL while triggers arrive and while the steps it took are in
 // flight, then started again on the same storage. Every trigger it had accepted (201) must be
@@ -341,18 +341,3 @@ describe(`kill -9 of a node: ${queueLabel} on ${storageLabel}`, () => {
     RECOVERY_MS + 90_000,
   );
 });
-
-/** Deletes the test queue's keys, so runs on the shared Redis leave nothing behind. */
-async function removeRedisKeys(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = nextCursor;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}

@@ -1,5 +1,4 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { logSerializers, openDatabase, type Database, type DatabaseHandle } from '@locadora/db';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
@@ -13,6 +12,9 @@ import {
   type DevelopmentCredentials,
   type SinoOptions,
 } from '../src/index.js';
+import { removeRedisKeys } from '../src/testing.js';
+
+export { removeRedisKeys };
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -234,19 +236,4 @@ export async function addEnvironment(
     identifier: `app-${environmentId}`,
   });
   return { environmentId, apiKey: await t.app.sino.identity.addApiKey(environmentId) };
-}
-
-/** Deletes a test queue's keys, so runs on the shared Redis leave nothing behind. */
-export async function removeRedisKeys(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { Redis } from 'ioredis';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTAS_DEMO } from '@locadora/api';
 import { startTcpProxy, type TcpProxy } from '@locadora/db/testing';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
+import { removeRedisKeys } from '@sino/core/testing';
 
 /**
  * Outages of the stores, played by TCP proxies the test controls between the real server and
@@ -83,7 +83,7 @@ afterAll(async () => {
   await t?.fechar();
   await proxyDoBanco?.close();
   await proxyDoRedis?.close();
-  if (urlDoRedis) await apagarChaves(urlDoRedis, prefixoDaFila);
+  if (urlDoRedis) await removeRedisKeys(urlDoRedis, prefixoDaFila);
 });
 
 /** The requests of the brief, each as a person or a program would send it. */
@@ -335,18 +335,3 @@ describe.runIf(urlDoBanco && urlDoRedis)('Redis outages', () => {
     });
   }, 60_000);
 });
-
-/** Deletes this test's queue keys, so runs on the shared Redis leave nothing behind. */
-async function apagarChaves(url: string, prefixo: string): Promise<void> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [seguinte, chaves] = await redis.scan(cursor, 'MATCH', `${prefixo}:*`, 'COUNT', 500);
-      if (chaves.length > 0) await redis.del(...chaves);
-      cursor = seguinte;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}

@@ -1,12 +1,12 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
-import { Redis } from 'ioredis';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpPeer, type HttpPeer } from '@sino/providers/testing';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { lerConfiguracao } from '../../src/configuracao.js';
 import { iniciarObservabilidade } from '../../src/observabilidade.js';
+import { removeRedisKeys } from '@sino/core/testing';
 
 /**
  * Issue 18, acceptance 5: /metrics scraped over HTTP, as Prometheus does, shows each family
@@ -52,7 +52,7 @@ afterAll(async () => {
   for (const socket of sockets) socket.disconnect();
   await t?.fechar();
   await Promise.all(Object.values(peers).map((p) => p.close()));
-  if (urlDoRedis) await apagarChaves(urlDoRedis, prefixo);
+  if (urlDoRedis) await removeRedisKeys(urlDoRedis, prefixo);
 });
 
 /** A sample of the text format: name, labels, value. */
@@ -415,24 +415,3 @@ describe("Locadora's outbox", () => {
     entregador.iniciar();
   });
 });
-
-/** Deletes this test's queue keys, so runs on the shared Redis leave nothing behind. */
-async function apagarChaves(urlDoRedis: string, prefixoDasChaves: string): Promise<void> {
-  const redis = new Redis(urlDoRedis, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [seguinte, chaves] = await redis.scan(
-        cursor,
-        'MATCH',
-        `${prefixoDasChaves}:*`,
-        'COUNT',
-        500,
-      );
-      if (chaves.length > 0) await redis.del(...chaves);
-      cursor = seguinte;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}

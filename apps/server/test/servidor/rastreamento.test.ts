@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpPeer, type HttpPeer } from '@sino/providers/testing';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { lerConfiguracao } from '../../src/configuracao.js';
 import { destinoDosRastros, iniciarRastreamento } from '../../src/rastreamento.js';
+import { removeRedisKeys } from '@sino/core/testing';
 
 /**
  * OpenTelemetry traces from trigger to delivery, exported over OTLP/HTTP to a local collector
@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([coletor.close(), sendgrid.close()]);
-  if (urlDoRedis) for (const prefixo of prefixos) await apagarChaves(urlDoRedis, prefixo);
+  if (urlDoRedis) for (const prefixo of prefixos) await removeRedisKeys(urlDoRedis, prefixo);
 });
 
 /** An app sending its traces to the collector, with a workflow of an in-app and an e-mail step. */
@@ -196,18 +196,3 @@ describe('traces', () => {
     expect(corpo).toContain('sino.deliver');
   });
 });
-
-/** Deletes a test's queue keys, so runs on the shared Redis leave nothing behind. */
-async function apagarChaves(urlDoRedis: string, prefixo: string): Promise<void> {
-  const redis = new Redis(urlDoRedis, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [seguinte, chaves] = await redis.scan(cursor, 'MATCH', `${prefixo}:*`, 'COUNT', 500);
-      if (chaves.length > 0) await redis.del(...chaves);
-      cursor = seguinte;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
