@@ -24,35 +24,33 @@ try {
   throw erro;
 }
 // The embedded database belongs to the one server process that has it open.
-if (!config.DATABASE_URL)
+const urlDoBanco =
+  config.DATABASE_URL ??
   sair(
     'sino:reseal needs DATABASE_URL: with the embedded database, restart the server instead (it re-seals at start)',
     2,
   );
-if (!config.SINO_ENCRYPTION_KEY)
-  sair(
-    'sino:reseal needs SINO_ENCRYPTION_KEY (and SINO_ENCRYPTION_KEYS_PREVIOUS), as the servers have them',
-    2,
-  );
+const chaves = {
+  current:
+    config.SINO_ENCRYPTION_KEY ??
+    sair(
+      'sino:reseal needs SINO_ENCRYPTION_KEY (and SINO_ENCRYPTION_KEYS_PREVIOUS), as the servers have them',
+      2,
+    ),
+  previous: config.SINO_ENCRYPTION_KEYS_PREVIOUS,
+};
 
 let banco;
 try {
   banco = await abrirBanco(config);
 } catch (erro) {
-  const falha = descreverFalhaDoBanco(
-    erro,
-    config.DATABASE_URL,
-    config.DATABASE_CONNECT_TIMEOUT_SECONDS,
-  );
+  const falha = descreverFalhaDoBanco(erro, urlDoBanco, config.DATABASE_CONNECT_TIMEOUT_SECONDS);
   if (falha) sair(falha, 1);
   throw erro;
 }
 try {
   const relatorio = await banco.exclusive(TRAVAS.resselagemDoSino, () =>
-    resealSecrets(banco.db, {
-      current: config.SINO_ENCRYPTION_KEY,
-      previous: config.SINO_ENCRYPTION_KEYS_PREVIOUS,
-    }),
+    resealSecrets(banco.db, chaves),
   );
   const naoAbertos = describeUnopened(relatorio);
   await banco.close();
