@@ -7,6 +7,7 @@ import { startHttpPeer, type HttpPeer } from '@sino/providers/testing';
 import { apiKeys, executionDetails, integrations, serverSecrets } from '../src/db/schema.js';
 import { createSecretBox, keyIdOf } from '../src/secret-box.js';
 import { describeUnopened } from '../src/sealed/reseal.js';
+import { createSealedRepository } from '../src/sealed/repository.js';
 import type { DevelopmentCredentials } from '../src/index.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
@@ -179,6 +180,26 @@ describe('a rotation of the encryption key', () => {
     const request = await eventually(async () => peer.requests[0]);
     // The primary is the integration sealed before key ids, re-sealed under B since.
     expect(request.headers.authorization).toBe(`Bearer ${SG_LEGACY}`);
+  });
+});
+
+describe('the re-seal and the API writing at once', () => {
+  it('writes a re-sealed value only where it is still what was read', async () => {
+    const repo = createSealedRepository(t.db);
+    const [row] = await t.db
+      .select({ sealed: integrations.credentialsCiphertext })
+      .from(integrations)
+      .where(eq(integrations.id, legacyId));
+    // Read before the API wrote new credentials: its re-seal must not put the old ones back.
+    const written = await repo.replace('integration', [
+      { id: legacyId, from: 'v2.read-before-the-write', to: 'v2.the-old-credentials' },
+    ]);
+    expect(written).toBe(0);
+    const [after] = await t.db
+      .select({ sealed: integrations.credentialsCiphertext })
+      .from(integrations)
+      .where(eq(integrations.id, legacyId));
+    expect(after!.sealed).toBe(row!.sealed);
   });
 });
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNotNull, not, sql, type AnyColumn } from 'drizzle-orm';
-import type { Database } from '@locadora/db';
+import { preparedSql, type Database } from '@locadora/db';
 import { apiKeys, integrations, serverSecrets } from '../db/schema.js';
 
 /** Where Sino keeps values sealed under the encryption key (src/secret-box.ts). */
@@ -20,6 +20,27 @@ export interface SealedValue {
   /** Deleted (an integration) or revoked (an API key): kept, never used. */
   retired: boolean;
 }
+
+const changed = sql`unnest(${sql.placeholder('ids')}::text[], ${sql.placeholder('froms')}::text[], ${sql.placeholder('tos')}::text[]) as v (id, from_value, to_value)`;
+
+/** Compare-and-set of a page of re-sealed values: one statement per page, whatever its size. */
+const replaceStatements = {
+  integration: preparedSql(
+    'sino_reseal_integrations',
+    sql`update ${integrations} as t set credentials_ciphertext = v.to_value from ${changed}
+      where t.id = v.id and t.credentials_ciphertext = v.from_value returning t.id`,
+  ),
+  'api-key': preparedSql(
+    'sino_reseal_api_keys',
+    sql`update ${apiKeys} as t set key_ciphertext = v.to_value from ${changed}
+      where t.id = v.id and t.key_ciphertext = v.from_value returning t.id`,
+  ),
+  'server-secret': preparedSql(
+    'sino_reseal_server_secrets',
+    sql`update ${serverSecrets} as t set sealed = v.to_value, updated_at = now() from ${changed}
+      where t.name = v.id and t.sealed = v.from_value returning t.name`,
+  ),
+} satisfies Record<SealedKind, unknown>;
 
 /**
  * The SQL of sealed values: Sino's own secrets (`sino.server_secrets`), and every column a
@@ -130,29 +151,21 @@ export function createSealedRepository(db: Database) {
     },
 
     /**
-     * Writes `to` where the value is still `from`; false when it changed meanwhile (a write
-     * through the API seals with the current key already: nothing to do).
+     * Writes each `to` where its value is still `from`, in one statement; answers how many
+     * were written. One that changed meanwhile is left (a write through the API sealed it
+     * with the current key already).
      */
-    async replace(kind: SealedKind, id: string, from: string, to: string): Promise<boolean> {
-      const changed =
-        kind === 'integration'
-          ? await db
-              .update(integrations)
-              .set({ credentialsCiphertext: to })
-              .where(and(eq(integrations.id, id), eq(integrations.credentialsCiphertext, from)))
-              .returning({ id: integrations.id })
-          : kind === 'api-key'
-            ? await db
-                .update(apiKeys)
-                .set({ keyCiphertext: to })
-                .where(and(eq(apiKeys.id, id), eq(apiKeys.keyCiphertext, from)))
-                .returning({ id: apiKeys.id })
-            : await db
-                .update(serverSecrets)
-                .set({ sealed: to, updatedAt: sql`now()` })
-                .where(and(eq(serverSecrets.name, id), eq(serverSecrets.sealed, from)))
-                .returning({ id: serverSecrets.name });
-      return changed.length > 0;
+    async replace(
+      kind: SealedKind,
+      changes: readonly { id: string; from: string; to: string }[],
+    ): Promise<number> {
+      if (changes.length === 0) return 0;
+      const rows = await replaceStatements[kind].execute(db, {
+        ids: changes.map((c) => c.id),
+        froms: changes.map((c) => c.from),
+        tos: changes.map((c) => c.to),
+      });
+      return rows.length;
     },
   };
 }

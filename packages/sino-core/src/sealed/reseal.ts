@@ -1,7 +1,7 @@
 import type { Database } from '@locadora/db';
 import {
   createSecretBox,
-  SealedUnderUnknownKey,
+  isUnopenable,
   SealedValueDamaged,
   type EncryptionKeys,
   type SecretBox,
@@ -62,23 +62,24 @@ export function createResealing(deps: { repo: SealedRepository; box: SecretBox }
         let after = '';
         for (;;) {
           const page = await repo.notSealedUnder(kind, prefix, after, PAGE);
+          const changes: { id: string; from: string; to: string }[] = [];
           for (const value of page) {
-            let plaintext: string;
             try {
-              plaintext = box.open(value.sealed);
+              changes.push({
+                id: value.id,
+                from: value.sealed,
+                to: box.seal(box.open(value.sealed)),
+              });
             } catch (error) {
-              if (!(error instanceof SealedUnderUnknownKey || error instanceof SealedValueDamaged))
-                throw error;
+              if (!isUnopenable(error)) throw error;
               unopened.push({
                 what: nameOf(value),
                 keyId: box.keyIdIn(value.sealed),
                 damaged: error instanceof SealedValueDamaged,
               });
-              continue;
             }
-            if (await repo.replace(kind, value.id, value.sealed, box.seal(plaintext)))
-              resealed += 1;
           }
+          resealed += await repo.replace(kind, changes);
           if (page.length < PAGE) break;
           after = page.at(-1)!.id;
         }
