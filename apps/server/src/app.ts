@@ -124,7 +124,9 @@ export async function construirApp(
       papeis,
       segredos: {
         widget: config.SINO_WIDGET_JWT_SECRET ?? segredo('sinoWidgetSecret'),
+        widgetAnteriores: config.SINO_WIDGET_JWT_SECRETS_PREVIOUS,
         cifra: config.SINO_ENCRYPTION_KEY ?? segredo('sinoEncryptionKey'),
+        cifraAnteriores: config.SINO_ENCRYPTION_KEYS_PREVIOUS,
       },
       prefixoDaFila: opcoes.prefixoDaFilaSino,
       metricas: observabilidade.metricasSino,
@@ -160,6 +162,7 @@ export async function construirApp(
       config,
       papeis,
       segredoJwt: config.JWT_SECRET ?? segredo('jwtSecret'),
+      segredosJwtAnteriores: config.JWT_SECRETS_PREVIOUS,
       sino: cliente && chaveSino ? { cliente, apiKey: chaveSino } : undefined,
       agora: opcoes.agora,
       conferirRespostas: opcoes.conferirRespostas,

@@ -28,4 +28,6 @@ export const TRAVAS = {
   inicioDoSino: 727_003,
   /** Locadora's workflows in Sino (`garantirFluxos`), on Locadora's database. */
   fluxosDaLocadora: 727_004,
+  /** Sino's sealed values sealed again under the current encryption key (decision 038). */
+  resselagemDoSino: 727_038,
 } as const;

@@ -9,6 +9,29 @@ const booleano = (padrao: boolean) =>
     .default(padrao ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/**
+ * Keys kept beside a current one during a rotation (docs/decisions/038), comma-separated: each
+ * still verifies or opens what it signed or sealed, none signs or seals. Never echoed back.
+ */
+const segredosAnteriores = () =>
+  z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.string().min(32, { error: 'each key must have at least 32 characters' }))
+        .min(1, { error: 'must list at least one key' })
+        .refine((lista) => new Set(lista).size === lista.length, {
+          error: 'must not list a key twice',
+        }),
+    )
+    .optional();
+
 /** Every setting of the server, read from environment variables; `.env.example` documents each. */
 export const esquemaDeConfiguracao = z.object({
   PORT: inteiro(3000, 0, 65_535),
@@ -80,6 +103,12 @@ export const esquemaDeConfiguracao = z.object({
     .min(32, { error: 'must have at least 32 characters' })
     .optional(),
   SINO_ENCRYPTION_KEY: z.string().min(32, { error: 'must have at least 32 characters' }).optional(),
+  /** Former JWT_SECRETs: access tokens they signed are accepted until they expire. */
+  JWT_SECRETS_PREVIOUS: segredosAnteriores(),
+  /** Former SINO_WIDGET_JWT_SECRETs: widget sessions they signed stay open until they expire. */
+  SINO_WIDGET_JWT_SECRETS_PREVIOUS: segredosAnteriores(),
+  /** Former SINO_ENCRYPTION_KEYs: what they sealed still opens, until re-sealed at start. */
+  SINO_ENCRYPTION_KEYS_PREVIOUS: segredosAnteriores(),
   /** Key of Sino's server API Locadora uses; the first start's key in the data folder otherwise. */
   SINO_API_KEY: z.string().min(32, { error: 'must have at least 32 characters' }).optional(),
   /** Name of the organization the first start creates in Sino. */
@@ -192,6 +221,13 @@ export const esquemaDeConfiguracao = z.object({
 const SEGREDOS_DA_LOCADORA = ['JWT_SECRET', 'SINO_API_KEY'] as const;
 const SEGREDOS_DO_SINO = ['SINO_WIDGET_JWT_SECRET', 'SINO_ENCRYPTION_KEY'] as const;
 
+/** Each list of previous keys and the current key it goes with. */
+const ROTACOES = [
+  ['JWT_SECRETS_PREVIOUS', 'JWT_SECRET'],
+  ['SINO_WIDGET_JWT_SECRETS_PREVIOUS', 'SINO_WIDGET_JWT_SECRET'],
+  ['SINO_ENCRYPTION_KEYS_PREVIOUS', 'SINO_ENCRYPTION_KEY'],
+] as const;
+
 /** The checks that read several settings together; `HALVES` comes out filled. */
 const esquemaCompleto = esquemaDeConfiguracao
   .transform((c) => ({
@@ -210,6 +246,19 @@ const esquemaCompleto = esquemaDeConfiguracao
       problema('SINO_URL', "is Locadora's way to Sino: set it only where Locadora runs");
     if (c.SINO_URL && !c.SINO_API_KEY)
       problema('SINO_API_KEY', "is required with SINO_URL (Locadora's key of the remote Sino)");
+    // Previous keys go beside an explicit current one: beside a generated one, nothing would
+    // say which key is the new one. None of them is ever quoted back.
+    for (const [anteriores, atual] of ROTACOES) {
+      const lista = c[anteriores];
+      if (!lista) continue;
+      if (!c[atual])
+        problema(
+          anteriores,
+          `needs ${atual} set: previous keys are kept beside an explicit current one`,
+        );
+      else if (lista.includes(c[atual]))
+        problema(anteriores, `must not list the current key (${atual})`);
+    }
     // Processes of one installation share their secrets: each generating its own would sign
     // tokens the others refuse and seal credentials the others cannot open.
     if (c.ROLE !== 'all') {

@@ -30,6 +30,8 @@ export interface AppDeTeste {
     url: string,
     opcoes?: { token?: string; corpo?: unknown },
   ): Promise<LightMyRequestResponse>;
+  /** Stops the app, leaving its database open (a restart); `fechar` does the rest. */
+  parar(): Promise<void>;
   fechar(): Promise<void>;
 }
 
@@ -60,13 +62,20 @@ export async function criarAppDeTeste(
     viaDoBanco?: (url: string) => string;
     /** Prefix of Sino's queue keys in Redis (a test's own, removed after it). */
     prefixoDaFilaSino?: string;
+    /**
+     * A restart: the app starts on that app's database (and knows its Sino credentials); the
+     * database stays that app's, closed and dropped by its `fechar`, after this one's.
+     */
+    noBancoDe?: AppDeTeste;
   } = {},
 ): Promise<AppDeTeste> {
-  const bancoDeTeste = await createTestDatabase();
+  const anterior = opcoes.noBancoDe;
+  const bancoDeTeste = anterior
+    ? { url: anterior.urlDoBanco, drop: async () => {} }
+    : await createTestDatabase();
   const logs: string[] = [];
   // The whole run's log lines are scanned for the secrets and personal data the tests used.
   const registroDaExecucao = testRunLog();
-  let sino: DevelopmentCredentials | undefined;
   const config = lerConfiguracao({
     PGLITE_DIR: 'memory://',
     DATABASE_URL:
@@ -85,10 +94,14 @@ export async function criarAppDeTeste(
     config.SINO_WIDGET_JWT_SECRET,
     config.SINO_ENCRYPTION_KEY,
     config.SINO_API_KEY,
+    ...(config.JWT_SECRETS_PREVIOUS ?? []),
+    ...(config.SINO_WIDGET_JWT_SECRETS_PREVIOUS ?? []),
+    ...(config.SINO_ENCRYPTION_KEYS_PREVIOUS ?? []),
   ]);
   for (const conta of CONTAS_DEMO) registroDaExecucao.knownSecretsIn(conta);
   // The test opens the database and gives it to the app, as the server's entry does.
-  const banco = await abrirBanco(config);
+  const banco = anterior?.banco ?? (await abrirBanco(config));
+  let sino: DevelopmentCredentials | undefined = anterior?.sino;
   const app = await construirApp(config, {
     banco,
     destinoDosLogs: {
@@ -102,10 +115,13 @@ export async function criarAppDeTeste(
     ...(opcoes.agora && { agora: opcoes.agora }),
     ...(opcoes.prefixoDaFilaSino && { prefixoDaFilaSino: opcoes.prefixoDaFilaSino }),
   }).catch(async (erro: unknown) => {
-    await banco.close();
+    if (!anterior) await banco.close();
     throw erro;
   });
   const tokens = new Map<string, string>();
+  // A restart test stops an app before the one that owns the database closes it.
+  let parada: Promise<void> | undefined;
+  const parar = () => (parada ??= app.close());
 
   const chamar: AppDeTeste['chamar'] = (metodo, url, { token, corpo } = {}) => {
     registroDaExecucao.knownSecretsIn(corpo);
@@ -157,10 +173,12 @@ export async function criarAppDeTeste(
         senha,
       };
     },
+    parar,
     async fechar() {
-      await app.close();
-      await banco.close();
+      await parar();
       registroDaExecucao.close();
+      if (anterior) return;
+      await banco.close();
       await bancoDeTeste.drop();
     },
   };

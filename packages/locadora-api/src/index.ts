@@ -11,6 +11,8 @@ export const migracoesLocadora: Migrations = {
   schema: 'locadora',
 };
 export { CONTAS_DEMO } from './seed/referencia.js';
+/** The public id of an access-token key, in the tokens' `kid` (decision 038). */
+export { idDaChave } from './modules/contas/tokens.js';
 export {
   FLUXOS_LOCADORA,
   IDENTIFICADORES_DOS_FLUXOS,

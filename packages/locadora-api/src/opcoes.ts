@@ -8,8 +8,13 @@ export interface OpcoesLocadora {
   db: Database;
   /** The rental domain's repositories; built on `db` when absent (a composition root's own). */
   repositorios?: Repositorios | undefined;
-  /** HS256 key of the access tokens. */
+  /** HS256 key of the access tokens: signs them, and verifies them. */
   segredoJwt: string;
+  /**
+   * Keys that still verify access tokens, never sign one (JWT_SECRETS_PREVIOUS): a rotation
+   * keeps the sessions signed before it (docs/decisions/038).
+   */
+  segredosJwtAnteriores?: readonly string[] | undefined;
   regras: {
     /** Gap kept free between a return and the next pickup of a vehicle (cleaning, inspection). */
     intervaloEntreLocacoesHoras: number;

@@ -17,7 +17,10 @@ export function criarServicos(opcoes: OpcoesLocadora, repositorios: Repositorios
   const agora = opcoes.agora ?? (() => new Date());
   const contas = criarServicoContas({
     repositorios,
-    tokens: criarEmissorDeTokens(opcoes.segredoJwt, opcoes.sessao.validadeAcessoMinutos),
+    tokens: criarEmissorDeTokens(
+      { atual: opcoes.segredoJwt, anteriores: opcoes.segredosJwtAnteriores },
+      opcoes.sessao.validadeAcessoMinutos,
+    ),
     limitador: criarLimitadorDeLogin(opcoes.db, opcoes.login),
     validadeSessaoDias: opcoes.sessao.validadeSessaoDias,
     agora,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { criarEmissorDeTokens } from '../src/modules/contas/tokens.js';
+import { SignJWT, decodeProtectedHeader } from 'jose';
+import { criarEmissorDeTokens, idDaChave } from '../src/modules/contas/tokens.js';
 
 const SEGREDO = 'um-segredo-de-teste-com-mais-de-32-caracteres';
 const conteudo = {
@@ -43,5 +44,39 @@ describe('access tokens', () => {
     expect(await tokens.verificar(`${cabecalho}.${outroConteudo}.${assinatura}`)).toBeNull();
     const alheio = await criarEmissorDeTokens(`${SEGREDO}-outro`, 15).emitir(conteudo);
     expect(await tokens.verificar(alheio)).toBeNull();
+  });
+
+  describe('across a rotation of JWT_SECRET (decision 038)', () => {
+    const PROXIMO = 'o-proximo-segredo-de-teste-com-mais-de-32-caracteres';
+
+    it('signs with the current key, named in kid; the previous one still verifies', async () => {
+      const antes = await criarEmissorDeTokens(SEGREDO, 15).emitir(conteudo);
+      const girando = criarEmissorDeTokens({ atual: PROXIMO, anteriores: [SEGREDO] }, 15);
+      const novo = await girando.emitir(conteudo);
+      expect(decodeProtectedHeader(novo).kid).toBe(idDaChave(PROXIMO));
+      expect(decodeProtectedHeader(antes).kid).toBe(idDaChave(SEGREDO));
+      expect(await girando.verificar(antes)).toEqual(conteudo);
+      expect(await girando.verificar(novo)).toEqual(conteudo);
+      expect(await criarEmissorDeTokens(SEGREDO, 15).verificar(novo)).toBeNull();
+    });
+
+    it('accepts a token signed before kid under the previous key, and refuses it once it goes', async () => {
+      const semKid = await new SignJWT({ sid: conteudo.sessaoId, papel: conteudo.papel })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(String(conteudo.usuarioId))
+        .setIssuer('locadora')
+        .setAudience('locadora-api')
+        .setExpirationTime('15m')
+        .sign(new TextEncoder().encode(SEGREDO));
+      const girando = criarEmissorDeTokens({ atual: PROXIMO, anteriores: [SEGREDO] }, 15);
+      expect(await girando.verificar(semKid)).toEqual(conteudo);
+      expect(await criarEmissorDeTokens(PROXIMO, 15).verificar(semKid)).toBeNull();
+    });
+
+    it('refuses a token whose kid names a key it does not have', async () => {
+      const alheio = await criarEmissorDeTokens(`${SEGREDO}-outro`, 15).emitir(conteudo);
+      const girando = criarEmissorDeTokens({ atual: PROXIMO, anteriores: [SEGREDO] }, 15);
+      expect(await girando.verificar(alheio)).toBeNull();
+    });
   });
 });

@@ -4,6 +4,9 @@ import type { Migrations } from '@locadora/db';
 export { sinoApi, sinoCore } from './plugin.js';
 export type { SinoOptions } from './options.js';
 export type { DevelopmentCredentials } from './modules/identity/service.js';
+/** A rotation of the encryption key: the re-seal, its report, the keys' public ids (decision 038). */
+export { describeUnopened, resealSecrets, type ResealReport } from './sealed/reseal.js';
+export { createSecretBox, keyIdOf, type EncryptionKeys } from './secret-box.js';
 /** Prometheus families of Sino, for the server's registry (observability/prometheus.ts). */
 export { createSinoMetrics } from './observability/prometheus.js';
 export type { SinoMetrics } from './observability/metrics.js';

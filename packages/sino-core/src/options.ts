@@ -9,10 +9,20 @@ export interface SinoOptions {
   db: Database;
   /** Sino's repositories; built on `db` when absent (a composition root's own). */
   repositories?: SinoRepositories | undefined;
-  /** HS256 key of the widget's subscriber tokens. */
+  /** HS256 key of the widget's subscriber tokens: signs them, and verifies them. */
   widgetTokenSecret: string;
+  /**
+   * Keys that still verify widget tokens, never sign one (SINO_WIDGET_JWT_SECRETS_PREVIOUS): a
+   * rotation keeps the sessions signed before it (docs/decisions/038).
+   */
+  previousWidgetTokenSecrets?: readonly string[] | undefined;
   /** Key of the AES-256-GCM box for secrets at rest (API keys, provider credentials). */
   encryptionKey: string;
+  /**
+   * Keys that still open what they sealed, never seal (SINO_ENCRYPTION_KEYS_PREVIOUS); the
+   * re-seal (`app.sino.resealing`) moves every value to `encryptionKey`.
+   */
+  previousEncryptionKeys?: readonly string[] | undefined;
   /**
    * The database the job queue lives on (`sino.queue_jobs`) when there is no Redis, and whose
    * notifications tell every node of a change to what it caches.

@@ -123,6 +123,9 @@ const DEFAULT_SHUTDOWN_GRACE_MS = 8000;
 export const sinoCore = fp<SinoOptions>(
   async (app, options) => {
     const repositories = options.repositories ?? createRepositories(options.db, options);
+    // Now rather than at the first request: tombstone keys that no configured encryption key
+    // opens stop the start, saying which key is missing (decision 038).
+    await repositories.tombstones.load();
     // The services are built after the gateway, which they publish through; no socket connects
     // before the server listens.
     let countsOf: CountsOnConnect = () => Promise.reject(new Error('Sino is not ready'));
@@ -138,7 +141,10 @@ export const sinoCore = fp<SinoOptions>(
         : createSocketGateway({
             ...redis,
             server: app.server,
-            tokens: createWidgetTokens(options.widgetTokenSecret),
+            tokens: createWidgetTokens({
+              current: options.widgetTokenSecret,
+              previous: options.previousWidgetTokenSecrets,
+            }),
             subscribers: repositories.subscribers,
             countsOf: (scope) => countsOf(scope),
           });

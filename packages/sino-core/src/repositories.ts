@@ -6,7 +6,8 @@ import { createMessageRepository } from './modules/messages/repository.js';
 import { createPreferenceRepository } from './modules/preferences/repository.js';
 import { createErasureRepository } from './modules/subscribers/erasure-repository.js';
 import { createSubscriberRepository } from './modules/subscribers/repository.js';
-import { createTombstoneKeys } from './modules/subscribers/tombstones.js';
+import { createTombstoneKeys, keptTombstoneKeys } from './modules/subscribers/tombstones.js';
+import { createSealedRepository } from './sealed/repository.js';
 import { createTenantRepository } from './modules/tenants/repository.js';
 import { createTopicRepository } from './modules/topics/repository.js';
 import { createFeedRepository, createWorkflowRepository } from './modules/workflows/repository.js';
@@ -17,14 +18,29 @@ import {
   type EngineRepository,
 } from './engine/repository.js';
 
+/** The encryption keys, as Sino's options give them (SINO_ENCRYPTION_KEY and the previous ones). */
+export interface RepositorySecrets {
+  encryptionKey: string;
+  previousEncryptionKeys?: readonly string[] | undefined;
+}
+
 /**
  * Sino's repositories, each built once on one database: the services, the engine and the
  * socket gateway receive the ones they use (docs/decisions/032). Erased subscribers'
- * tombstones are keyed with a secret derived from `encryptionKey` (SINO_ENCRYPTION_KEY).
+ * tombstones are keyed with a secret kept in the database, sealed under the encryption key.
  */
-export function createRepositories(db: Database, secrets: { encryptionKey: string }) {
-  const tombstones = createTombstoneKeys(secrets.encryptionKey);
+export function createRepositories(db: Database, secrets: RepositorySecrets) {
+  const sealed = createSealedRepository(db);
+  const tombstones = createTombstoneKeys(() =>
+    keptTombstoneKeys(sealed, {
+      current: secrets.encryptionKey,
+      previous: secrets.previousEncryptionKeys,
+    }),
+  );
   return {
+    sealed,
+    /** The tombstones' keys, read on first use (`load()` reads them at start). */
+    tombstones,
     activity: createActivityRepository(db),
     deliveries: createDeliveryRepository(db),
     engine: createEngineRepository(db),

@@ -8,6 +8,7 @@ import type { SinoRepositories } from './repositories.js';
 import { createWorkflowEngine } from './engine/wiring.js';
 import { createWorkflowCache } from './engine/workflow-cache.js';
 import { createSecretBox } from './secret-box.js';
+import { createResealing } from './sealed/reseal.js';
 import { createIdentityService } from './modules/identity/service.js';
 import { createSubscriberService } from './modules/subscribers/service.js';
 import { createErasureService } from './modules/subscribers/erasure.js';
@@ -45,7 +46,10 @@ export function createSinoServices(
   log: Log,
 ) {
   const metrics = options.metrics ?? noMetrics;
-  const secrets = createSecretBox(options.encryptionKey);
+  const secrets = createSecretBox({
+    current: options.encryptionKey,
+    previous: options.previousEncryptionKeys,
+  });
   // What this node caches is forgotten when any node changes it (decision 034).
   const caches = createCacheInvalidation({ database: options.database, log });
   const identity = createIdentityService({ repo: repositories.identity, secrets, caches });
@@ -61,7 +65,10 @@ export function createSinoServices(
     commandTimeoutMs: options.redisCommandTimeoutMs,
     log,
   });
-  const tokens = createWidgetTokens(options.widgetTokenSecret);
+  const tokens = createWidgetTokens({
+    current: options.widgetTokenSecret,
+    previous: options.previousWidgetTokenSecrets,
+  });
   const session = createSessionService({ identity, subscribers, tokens });
   const messages = createMessageService({
     repo: repositories.messages,
@@ -94,6 +101,7 @@ export function createSinoServices(
   caches.on('integrations', () => integrationCache.clear());
   const callbacks = createCallbackUrls({
     secret: options.encryptionKey,
+    previousSecrets: options.previousEncryptionKeys,
     publicUrl: options.delivery?.publicUrl,
   });
   const integrations = createIntegrationService({
@@ -136,6 +144,8 @@ export function createSinoServices(
     repo: repositories.activity,
     subscribers,
   });
+  // A rotation's re-seal, run at start under a lock by the composition root (decision 038).
+  const resealing = createResealing({ repo: repositories.sealed, box: secrets });
   /** The start's report of integrations the egress rule refuses (decision 024). */
   const reportRefused = () =>
     reportRefusedDestinations({
@@ -159,6 +169,7 @@ export function createSinoServices(
     engine,
     events,
     secrets,
+    resealing,
     subscriberService,
     erasure,
     topics,

@@ -66,10 +66,8 @@ export interface SinoTestApp {
  * TEST_DATABASE_URL is set), bootstrapped as on a first start.
  */
 export async function createSinoTestApp(
-  /** Plugin options beyond the database and secrets (e.g. a tiny `rateLimit`). */
-  overrides: Partial<
-    Omit<SinoOptions, 'db' | 'database' | 'widgetTokenSecret' | 'encryptionKey'>
-  > = {},
+  /** Plugin options beyond the database (e.g. a tiny `rateLimit`, a rotation's keys). */
+  overrides: Partial<Omit<SinoOptions, 'db' | 'database'>> = {},
   /**
    * Storage kept across apps (restart tests): the database is not dropped at close, and the
    * credentials of the first start are given back to the later ones.
@@ -104,9 +102,15 @@ export async function createSinoTestApp(
   // secrets and personal data the tests used (testRunLog).
   const logs: string[] = [];
   const runLog = testRunLog();
-  const widgetTokenSecret = 'widget-token-secret-for-tests-0123456789';
-  const encryptionKey = 'encryption-key-for-tests-0123456789abcdef';
-  runLog.knownSecrets('secret', [widgetTokenSecret, encryptionKey]);
+  const widgetTokenSecret =
+    overrides.widgetTokenSecret ?? 'widget-token-secret-for-tests-0123456789';
+  const encryptionKey = overrides.encryptionKey ?? 'encryption-key-for-tests-0123456789abcdef';
+  runLog.knownSecrets('secret', [
+    widgetTokenSecret,
+    encryptionKey,
+    ...(overrides.previousWidgetTokenSecrets ?? []),
+    ...(overrides.previousEncryptionKeys ?? []),
+  ]);
   const app = Fastify({
     logger: {
       level: 'info',

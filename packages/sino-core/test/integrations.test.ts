@@ -136,7 +136,7 @@ describe('POST /v1/integrations', () => {
     const email = (await list()).filter((i) => i.channel === 'email');
     expect(email.filter((i) => i.primary).map((i) => i.providerId)).toEqual(['sendgrid']);
     const [row] = await t.db.select().from(integrations).where(eq(integrations.id, created._id));
-    expect(row!.credentialsCiphertext).toMatch(/^v1\./);
+    expect(row!.credentialsCiphertext).toMatch(/^v2\./);
     expect(row!.credentialsCiphertext).not.toContain(SENDGRID_KEY);
     expect(JSON.stringify(row)).not.toContain(SENDGRID_KEY);
   });

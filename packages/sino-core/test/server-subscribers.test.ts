@@ -5,7 +5,7 @@ import { integrations, subscribers, topicSubscribers, topics } from '../src/db/s
 import { newId } from '../src/ids.js';
 import { createSubscriberRepository } from '../src/modules/subscribers/repository.js';
 import { createSubscriberService } from '../src/modules/subscribers/service.js';
-import { createTombstoneKeys } from '../src/modules/subscribers/tombstones.js';
+import { fixedTombstoneKeys } from '../src/modules/subscribers/tombstones.js';
 import { addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
 
 let t: SinoTestApp;
@@ -441,7 +441,7 @@ describe('POST /v1/subscribers/bulk', () => {
   });
 
   it('reports in failed the rows the database refuses, in general words, and writes the others', async () => {
-    const repository = createSubscriberRepository(t.db, createTombstoneKeys('tests'));
+    const repository = createSubscriberRepository(t.db, fixedTombstoneKeys('tests'));
     // The database refuses any statement holding the subscriber 'refused'.
     const service = createSubscriberService({
       subscribers: {

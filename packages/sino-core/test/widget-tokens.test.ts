@@ -1,11 +1,12 @@
 import { createSecretKey } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { SignJWT, decodeProtectedHeader } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createWidgetTokens,
   WIDGET_AUDIENCE,
   type WidgetSession,
 } from '../src/modules/widget/tokens.js';
+import { keyIdOf } from '../src/secret-box.js';
 
 const SECRET = 'a-widget-secret-of-at-least-32-characters';
 const session: WidgetSession = {
@@ -71,5 +72,37 @@ describe('widget tokens', () => {
       (first as { subscriberId: string }).subscriberId = 'bruno';
     }).toThrow(TypeError);
     expect((await tokens.verify(token))?.subscriberId).toBe('ana');
+  });
+
+  describe('across a rotation of the secret (decision 038)', () => {
+    const NEXT = 'the-next-widget-secret-of-32-characters-or-more';
+
+    it('names the signing secret in kid, and signs with the current one only', async () => {
+      const rotating = createWidgetTokens({ current: NEXT, previous: [SECRET] });
+      const token = await rotating.issue(session);
+      expect(decodeProtectedHeader(token).kid).toBe(keyIdOf(NEXT));
+      expect(await createWidgetTokens(NEXT).verify(token)).toEqual(session);
+      expect(await createWidgetTokens(SECRET).verify(token)).toBeNull();
+    });
+
+    it('keeps sessions signed with the previous secret, with or without kid, until it goes', async () => {
+      const before = await createWidgetTokens(SECRET).issue(session);
+      const withoutKid = await signed({});
+      const rotating = createWidgetTokens({ current: NEXT, previous: [SECRET] });
+      expect(await rotating.verify(before)).toEqual(session);
+      expect(await rotating.verify(withoutKid)).toEqual(session);
+      const after = createWidgetTokens(NEXT);
+      expect(await after.verify(before)).toBeNull();
+      expect(await after.verify(withoutKid)).toBeNull();
+    });
+
+    it('refuses a token whose kid names a secret it does not have, and an expired old one', async () => {
+      const rotating = createWidgetTokens({ current: NEXT, previous: [SECRET] });
+      const other = 'a-third-widget-secret-of-32-characters-or-more';
+      expect(await rotating.verify(await createWidgetTokens(other).issue(session))).toBeNull();
+      expect(
+        await rotating.verify(await signed({ expiresAt: new Date(Date.now() - 1000) })),
+      ).toBeNull();
+    });
   });
 });

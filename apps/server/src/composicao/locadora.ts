@@ -35,6 +35,8 @@ export interface OpcoesDaLocadora {
   papeis: Papeis;
   /** HS256 key of the access tokens (shared by every process of the installation). */
   segredoJwt: string;
+  /** Former keys that still verify access tokens during a rotation (JWT_SECRETS_PREVIOUS). */
+  segredosJwtAnteriores?: readonly string[] | undefined;
   /** Sino's server API with Locadora's key, in this process or remote; none without a key. */
   sino: { cliente: SinoClient; apiKey: string } | undefined;
   agora?: (() => Date) | undefined;
@@ -50,13 +52,17 @@ const ESPERAS_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
  * environment through Sino's API (`criarLigacaoAoSino`), never from Sino's internals.
  */
 export const locadoraDaInstalacao = fp<OpcoesDaLocadora>(
-  async (app, { banco, config, papeis, segredoJwt, sino, agora, conferirRespostas }) => {
+  async (
+    app,
+    { banco, config, papeis, segredoJwt, segredosJwtAnteriores, sino, agora, conferirRespostas },
+  ) => {
     const log = app.log.child({ modulo: 'locadora-sino' });
     const ligacao = sino && criarLigacaoAoSino({ cliente: sino.cliente, apiKey: sino.apiKey, log });
     if (papeis.api) {
       await app.register(locadoraApi, {
         db: banco.db,
         segredoJwt,
+        segredosJwtAnteriores,
         regras: {
           intervaloEntreLocacoesHoras: config.RENTAL_TURNAROUND_HOURS,
           prazoIndicacaoCondutorDias: config.FINE_DRIVER_INDICATION_DAYS,

@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import fp from 'fastify-plugin';
 import type { DatabaseHandle } from '@locadora/db';
-import { sinoCore, type DevelopmentCredentials, type SinoMetrics } from '@sino/core';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  describeUnopened,
+  sinoCore,
+  type DevelopmentCredentials,
+  type ResealReport,
+  type SinoMetrics,
+} from '@sino/core';
 import type { Configuracao } from '../configuracao.js';
 import type { Papeis } from '../papeis.js';
 import { TRAVAS } from '../banco.js';
@@ -11,8 +18,16 @@ export interface OpcoesDoSino {
   banco: DatabaseHandle;
   config: Configuracao;
   papeis: Papeis;
-  /** The installation's secrets: from the environment, or the data folder's (ROLE=all). */
-  segredos: { widget: string; cifra: string };
+  /**
+   * The installation's secrets: from the environment, or the data folder's (ROLE=all); with
+   * the former ones a rotation keeps for reading (decision 038).
+   */
+  segredos: {
+    widget: string;
+    widgetAnteriores?: readonly string[] | undefined;
+    cifra: string;
+    cifraAnteriores?: readonly string[] | undefined;
+  };
   /** Prefix of the queue's Redis keys, when it differs from SINO_REDIS_PREFIX (tests). */
   prefixoDaFila?: string | undefined;
   /** Where Sino counts triggers, jobs, deliveries and sockets (METRICS_ENABLED); none when absent. */
@@ -43,7 +58,9 @@ export const sinoDaInstalacao = fp<OpcoesDoSino>(
       workerConcurrency: config.SINO_WORKER_CONCURRENCY,
       ...(metricas && { metrics: metricas }),
       widgetTokenSecret: segredos.widget,
+      previousWidgetTokenSecrets: segredos.widgetAnteriores,
       encryptionKey: segredos.cifra,
+      previousEncryptionKeys: segredos.cifraAnteriores,
       rateLimit: {
         triggerPerSecond: config.SINO_RATE_LIMIT_TRIGGERS,
         generalPerSecond: config.SINO_RATE_LIMIT_GENERAL,
@@ -70,6 +87,36 @@ export const sinoDaInstalacao = fp<OpcoesDoSino>(
       }),
     );
     if (credenciais) aoCriarCredenciais(credenciais);
+    // A rotation of SINO_ENCRYPTION_KEY: what the previous keys sealed is sealed again under
+    // the current one, by one process at a time (the workers' roles), before serving.
+    if (papeis.worker)
+      await banco.exclusive(TRAVAS.resselagemDoSino, async () =>
+        relatarResselagem(app.log, await app.sino.resealing.reseal(), segredos.cifraAnteriores),
+      );
   },
   { name: 'sino-da-instalacao', fastify: '5.x' },
 );
+
+/**
+ * The re-seal's outcome in the log, one line each, naming values and key ids, never a secret:
+ * how many were sealed again; what no configured key opens (they stay as they are); and, while
+ * previous keys are configured, whether they may now go.
+ */
+export function relatarResselagem(
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
+  relatorio: ResealReport,
+  anteriores: readonly string[] | undefined,
+): void {
+  if (relatorio.resealed > 0)
+    log.info(
+      { resealed: relatorio.resealed, keyId: relatorio.keyId },
+      'Sino: sealed values re-sealed under the current encryption key',
+    );
+  const naoAbertos = describeUnopened(relatorio);
+  if (naoAbertos) log.warn(`Sino: ${naoAbertos}`);
+  else if (anteriores?.length)
+    log.info(
+      { keyId: relatorio.keyId },
+      'Sino: every sealed value is under the current encryption key; SINO_ENCRYPTION_KEYS_PREVIOUS can be removed',
+    );
+}

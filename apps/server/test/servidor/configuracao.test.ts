@@ -215,4 +215,56 @@ describe('configuration', () => {
     );
     expect(() => lerConfiguracao({ HALVES: 'frota' })).toThrow('HALVES');
   });
+
+  it('previous keys of a rotation: beside their current key, none equal to it, none short, none twice', () => {
+    const problemas = (ambiente: Record<string, string>) => {
+      try {
+        lerConfiguracao(ambiente);
+        return [];
+      } catch (e) {
+        return (e as ConfiguracaoInvalida).problemas;
+      }
+    };
+    const atual = 'chave-atual-da-rotacao-com-mais-de-32-caracteres';
+    const anterior = 'chave-anterior-da-rotacao-com-mais-de-32-caracteres';
+    const c = lerConfiguracao({
+      JWT_SECRET: atual,
+      JWT_SECRETS_PREVIOUS: ` ${anterior} , outra-${anterior}`,
+      SINO_ENCRYPTION_KEY: atual,
+      SINO_ENCRYPTION_KEYS_PREVIOUS: anterior,
+    });
+    expect(c.JWT_SECRETS_PREVIOUS).toEqual([anterior, `outra-${anterior}`]);
+    expect(c.SINO_ENCRYPTION_KEYS_PREVIOUS).toEqual([anterior]);
+    expect(c.SINO_WIDGET_JWT_SECRETS_PREVIOUS).toBeUndefined();
+
+    const recusados = problemas({
+      JWT_SECRETS_PREVIOUS: anterior,
+      SINO_WIDGET_JWT_SECRET: atual,
+      SINO_WIDGET_JWT_SECRETS_PREVIOUS: `${anterior},${atual}`,
+      SINO_ENCRYPTION_KEY: atual,
+      SINO_ENCRYPTION_KEYS_PREVIOUS: `${anterior},curta`,
+    });
+    expect(recusados).toEqual([
+      'SINO_ENCRYPTION_KEYS_PREVIOUS.1: each key must have at least 32 characters',
+    ]);
+    expect(
+      problemas({
+        JWT_SECRETS_PREVIOUS: anterior,
+        SINO_WIDGET_JWT_SECRET: atual,
+        SINO_WIDGET_JWT_SECRETS_PREVIOUS: `${anterior},${atual}`,
+        SINO_ENCRYPTION_KEY: atual,
+        SINO_ENCRYPTION_KEYS_PREVIOUS: `${anterior},${anterior}`,
+      }),
+    ).toEqual(['SINO_ENCRYPTION_KEYS_PREVIOUS: must not list a key twice']);
+    expect(
+      problemas({
+        JWT_SECRETS_PREVIOUS: anterior,
+        SINO_WIDGET_JWT_SECRET: atual,
+        SINO_WIDGET_JWT_SECRETS_PREVIOUS: `${anterior},${atual}`,
+      }),
+    ).toEqual([
+      'JWT_SECRETS_PREVIOUS: needs JWT_SECRET set: previous keys are kept beside an explicit current one',
+      'SINO_WIDGET_JWT_SECRETS_PREVIOUS: must not list the current key (SINO_WIDGET_JWT_SECRET)',
+    ]);
+  });
 });

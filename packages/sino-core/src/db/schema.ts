@@ -133,6 +133,18 @@ export const erasedSubscribers = sino.table(
   (t) => [primaryKey({ columns: [t.environmentId, t.subscriberKey] })],
 );
 
+/**
+ * Secrets Sino keeps for itself, sealed under the encryption key (src/secret-box.ts): what
+ * must outlive a rotation of that key. The tombstones' key is one: what it hashed is gone, so
+ * tombstones cannot be written again under another (src/modules/subscribers/tombstones.ts).
+ */
+export const serverSecrets = sino.table('server_secrets', {
+  name: text('name').primaryKey(),
+  sealed: text('sealed').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
 export interface SubscriberChannel {
   providerId: string;
   integrationIdentifier?: string;

@@ -26,16 +26,23 @@ export interface CallbackScope {
 export function createCallbackUrls(options: {
   /** The server's secret the MAC key is derived from (the encryption key). */
   secret: string;
+  /**
+   * Previous encryption keys: URLs given out before a rotation are still read, for as long
+   * as those keys stay configured (a URL is read for `CALLBACK_LIFETIME_MS`).
+   */
+  previousSecrets?: readonly string[] | undefined;
   /** Where providers reach this server (`SINO_PUBLIC_URL`); no callback URLs without it. */
   publicUrl?: string | undefined;
   now?: () => number;
 }) {
-  const key = createHmac('sha256', options.secret).update('sino webhook callback urls').digest();
+  const keyOf = (secret: string) =>
+    createHmac('sha256', secret).update('sino webhook callback urls').digest();
+  const [key, ...previousKeys] = [options.secret, ...(options.previousSecrets ?? [])].map(keyOf);
   const base = options.publicUrl?.replace(/\/+$/, '');
   const now = options.now ?? Date.now;
 
-  const macOf = (scope: CallbackScope, messageId: string, expiry: string) =>
-    createHmac('sha256', key)
+  const macOf = (scope: CallbackScope, messageId: string, expiry: string, under: Buffer = key!) =>
+    createHmac('sha256', under)
       .update(
         [
           scope.organizationId,
@@ -76,8 +83,11 @@ export function createCallbackUrls(options: {
       if (rest.length > 0 || !isId(messageId) || !expiry || !/^[0-9a-z]{1,10}$/.test(expiry))
         return undefined;
       const given = Buffer.from(mac ?? '', 'base64url');
-      const expected = macOf(scope, messageId, expiry);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+      const signedBy = (under: Buffer) => {
+        const expected = macOf(scope, messageId, expiry, under);
+        return given.length === expected.length && timingSafeEqual(given, expected);
+      };
+      if (![key!, ...previousKeys].some(signedBy)) return undefined;
       const expiresAt = new Date(parseInt(expiry, 36) * 1000);
       return expiresAt.getTime() > now() ? { messageId, expiresAt } : undefined;
     },

@@ -75,7 +75,7 @@ export async function reportRefusedDestinations(deps: {
   for (const integration of await deps.integrations.everyLive()) {
     let credentials: CredentialValues;
     try {
-      credentials = openCredentials(deps.secrets, integration.credentialsCiphertext);
+      credentials = openCredentials(deps.secrets, integration);
     } catch {
       // Sealed under another key: deliveries will say so; nothing to tell about its address.
       continue;

@@ -102,7 +102,7 @@ export function createProviderDirectory(deps: {
         return cached;
       }
       if (cached) close(cached.adapter);
-      const credentials = openCredentials(deps.secrets, integration.credentialsCiphertext);
+      const credentials = openCredentials(deps.secrets, integration);
       const adapter = build(integration, integration.channel, integration.providerId, credentials);
       if (!adapter) return undefined;
       const ready = { stamp, adapter, credentials };

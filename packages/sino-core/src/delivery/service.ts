@@ -15,6 +15,7 @@ import type { CredentialValues } from '../modules/integrations/credentials.js';
 import type { IntegrationCache } from './integration-cache.js';
 import type { Subscriber } from '../modules/subscribers/repository.js';
 import type { ErrorLog } from '../errors.js';
+import { isUnopenable } from '../secret-box.js';
 import { attachmentsOf, plainTextOf, withPreheader } from './content.js';
 import type { CallbackUrls } from './callbacks.js';
 import type { ProviderDirectory } from './directory.js';
@@ -251,7 +252,17 @@ export function createDeliveryService(deps: {
           integrationIdentifier: integration.identifier,
           attempt,
         };
-        const ready = deps.directory.adapterOf(integration);
+        let ready: ReturnType<ProviderDirectory['adapterOf']>;
+        let unopened: Error | undefined;
+        try {
+          ready = deps.directory.adapterOf(integration);
+        } catch (error) {
+          // Credentials no configured encryption key opens (a key removed too soon): this
+          // integration fails, naming itself; another may deliver, and a retry may find the
+          // key restored (decision 038).
+          if (!isUnopenable(error)) throw error;
+          unopened = error;
+        }
         const started = performance.now();
         // One span and one count per provider asked, whatever it answered.
         const answer = await inSpan(
@@ -265,6 +276,7 @@ export function createDeliveryService(deps: {
             },
           },
           async (span) => {
+            if (unopened) return new DeliveryError('retryable', unopened.message);
             if (!ready)
               return new DeliveryError(
                 'permanent',

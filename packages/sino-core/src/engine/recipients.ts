@@ -25,9 +25,9 @@ export function createRecipientResolver(deps: {
       ? recipient
       : (recipient as { subscriberId: string }).subscriberId;
 
-  const erasedOne = (task: TriggerTask, subscriberId: string): ErasedRecipient => ({
+  const erasedOne = async (task: TriggerTask, subscriberId: string): Promise<ErasedRecipient> => ({
     erased: true,
-    key: deps.subscribers.tombstoneKey(task.environmentId, subscriberId),
+    key: await deps.subscribers.tombstoneKey(task.environmentId, subscriberId),
   });
 
   /** The subscriber a recipient names, created or updated; undefined when its id was erased. */
@@ -78,7 +78,7 @@ export function createRecipientResolver(deps: {
         const s = erased.has(subscriberId) ? undefined : await named(task, recipient, true);
         // Erased before the trigger, or while it was being resolved.
         const key = s ? s.id : `erased:${subscriberId}`;
-        if (!seen.has(key)) direct.push(s ?? erasedOne(task, subscriberId));
+        if (!seen.has(key)) direct.push(s ?? (await erasedOne(task, subscriberId)));
         seen.add(key);
       }
       if (direct.length > 0) yield direct;

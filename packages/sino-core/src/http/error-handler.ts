@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isStoreUnavailable, SinoError, STORE_RETRY_AFTER_SECONDS } from '../errors.js';
 import { validationMessages } from './validation.js';
+import { isUnopenable } from '../secret-box.js';
 
 const statusName = (status: number) => STATUS_CODES[status] ?? 'Error';
 
@@ -50,6 +51,17 @@ export function installErrorHandler(app: FastifyInstance): void {
           message: 'The service is temporarily unavailable, please try again later',
           error: statusName(503),
         });
+    }
+    if (isUnopenable(error)) {
+      // The operator's to fix (a key removed too soon): what cannot be opened and why, in
+      // words that name the value and its key id, never a secret (decision 038).
+      request.log.error(
+        { err: { type: error.name, message: error.message } },
+        'sealed value not opened',
+      );
+      return reply
+        .code(500)
+        .send({ statusCode: 500, message: error.message, error: statusName(500) });
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply

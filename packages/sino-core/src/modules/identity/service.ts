@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { SecretBox } from '../../secret-box.js';
+import { isUnopenable, type SecretBox } from '../../secret-box.js';
 import type { CacheInvalidation } from '../../cache-invalidation.js';
 import { hashApiKey, newApiKey, newApplicationIdentifier } from './keys.js';
 import type { Environment, IdentityRepository } from './repository.js';
@@ -152,7 +152,9 @@ export function createIdentityService(deps: {
     /** The environment's oldest active key, in clear: webhook filters are signed with it. */
     async apiKeyOf(environmentId: string): Promise<string | undefined> {
       const [sealed] = await repo.sealedKeys(environmentId);
-      return sealed === undefined ? undefined : deps.secrets.open(sealed);
+      return sealed === undefined
+        ? undefined
+        : deps.secrets.open(sealed, `an API key of environment ${environmentId}`);
     },
 
     /**
@@ -165,13 +167,24 @@ export function createIdentityService(deps: {
       hmacHash: string,
     ): Promise<boolean> {
       const given = Buffer.from(hmacHash, 'utf8');
+      // A key no configured encryption key opens cannot match; said only if none other did.
+      let unopened: unknown;
       for (const sealed of await repo.sealedKeys(environmentId)) {
+        let key: string;
+        try {
+          key = deps.secrets.open(sealed, `an API key of environment ${environmentId}`);
+        } catch (error) {
+          if (!isUnopenable(error)) throw error;
+          unopened = error;
+          continue;
+        }
         const expected = Buffer.from(
-          createHmac('sha256', deps.secrets.open(sealed)).update(subscriberId).digest('hex'),
+          createHmac('sha256', key).update(subscriberId).digest('hex'),
           'utf8',
         );
         if (expected.length === given.length && timingSafeEqual(expected, given)) return true;
       }
+      if (unopened) throw unopened;
       return false;
     },
   };

@@ -89,5 +89,24 @@ export function mergeMasked(given: CredentialValues, stored: CredentialValues): 
 export const sealCredentials = (secrets: SecretBox, values: CredentialValues) =>
   secrets.seal(JSON.stringify(values));
 
-export const openCredentials = (secrets: SecretBox, sealed: string | null): CredentialValues =>
-  sealed ? (JSON.parse(secrets.open(sealed)) as CredentialValues) : {};
+/**
+ * The integration's credentials in clear. When no configured encryption key opens them, the
+ * error names the integration (its identifier and provider), never a credential.
+ */
+export const openCredentials = (
+  secrets: SecretBox,
+  integration: {
+    id: string;
+    identifier: string;
+    providerId: string;
+    credentialsCiphertext: string | null;
+  },
+): CredentialValues =>
+  integration.credentialsCiphertext
+    ? (JSON.parse(
+        secrets.open(
+          integration.credentialsCiphertext,
+          `the credentials of integration ${integration.identifier} (${integration.providerId}, id ${integration.id})`,
+        ),
+      ) as CredentialValues)
+    : {};

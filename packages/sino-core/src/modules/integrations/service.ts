@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Channel } from '@sino/shared';
 import { missingCredentials, providerById, type ProviderEntry } from '@sino/providers';
 import { badRequest, conflict, notFound } from '../../errors.js';
-import type { SecretBox } from '../../secret-box.js';
+import { isUnopenable, type SecretBox } from '../../secret-box.js';
 import type { Scope } from '../subscribers/service.js';
 import {
   changedDestinations,
@@ -99,6 +99,19 @@ export function createIntegrationService(deps: {
       throw badRequest(`${entry.displayName} refused the credentials: ${result.message}`);
   }
 
+  /**
+   * The stored credentials to merge an update with; none when no configured key opens them:
+   * they are being entered again (their masks could not be read either).
+   */
+  const storedOrNone = (integration: Integration): CredentialValues => {
+    try {
+      return openCredentials(deps.secrets, integration);
+    } catch (error) {
+      if (isUnopenable(error)) return {};
+      throw error;
+    }
+  };
+
   const load = async (scope: Scope, id: string) => {
     const found = await repo.byId(scope.id, id);
     if (!found) throw missing(id);
@@ -163,7 +176,7 @@ export function createIntegrationService(deps: {
       if (input.name !== undefined) changes.name = input.name;
       if (input.identifier !== undefined) changes.identifier = input.identifier;
       if (input.credentials !== undefined) {
-        const stored = openCredentials(deps.secrets, current.credentialsCiphertext);
+        const stored = storedOrNone(current);
         const credentials = mergeMasked(input.credentials, stored);
         // Moving where the credentials go takes the secrets themselves, not their masks: with
         // a mask sent back and a new base URL, anyone with the API key could have the stored
@@ -218,7 +231,7 @@ export function createIntegrationService(deps: {
     /** Checks the stored credentials with the provider, sending nothing. */
     async check(scope: Scope, id: string): Promise<{ ok: boolean; message: string }> {
       const current = await load(scope, id);
-      const credentials = openCredentials(deps.secrets, current.credentialsCiphertext);
+      const credentials = openCredentials(deps.secrets, current);
       const result = await deps.providers.check(current.channel, current.providerId, credentials);
       return result ?? { ok: true, message: `${current.providerId} offers no credential check` };
     },
@@ -233,8 +246,7 @@ export function createIntegrationService(deps: {
       ),
 
     /** The stored credentials, decrypted: for the delivery side only, never for an answer. */
-    credentialsOf: (integration: Integration) =>
-      openCredentials(deps.secrets, integration.credentialsCiphertext),
+    credentialsOf: (integration: Integration) => openCredentials(deps.secrets, integration),
   };
 }
 

@@ -42,6 +42,8 @@ export function createErasureRepository(db: Database, tombstones: TombstoneKeys)
       subscriberId: string;
     }): Promise<{ subscriberId: string | null; queueJobIds: string[] }> {
       const { environmentId, subscriberId } = ids;
+      // Before the transaction: the keys' first load reads the database.
+      const subscriberKey = await tombstones.keyOf(environmentId, subscriberId);
       return db.transaction(async (tx) => {
         // The row, locked, or one made for the length of this transaction: a session or a
         // trigger creating the subscriber meanwhile waits on it, then finds the tombstone.
@@ -56,7 +58,7 @@ export function createErasureRepository(db: Database, tombstones: TombstoneKeys)
         const internalId = row!.id;
         await tx
           .insert(erasedSubscribers)
-          .values({ environmentId, subscriberKey: tombstones.keyOf(environmentId, subscriberId) })
+          .values({ environmentId, subscriberKey })
           .onConflictDoNothing();
 
         const ofSubscriber = tx

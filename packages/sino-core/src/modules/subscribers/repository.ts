@@ -62,10 +62,13 @@ function given(profile: SubscriberProfile) {
  */
 export function createSubscriberRepository(db: Database, tombstones: TombstoneKeys) {
   const columns = getTableColumns(subscribers);
-  const tombstoneOf = (environmentId: string, subscriberId: string) =>
+  const tombstoneOf = async (environmentId: string, subscriberId: string) =>
     and(
       eq(erasedSubscribers.environmentId, environmentId),
-      eq(erasedSubscribers.subscriberKey, tombstones.keyOf(environmentId, subscriberId)),
+      inArray(
+        erasedSubscribers.subscriberKey,
+        await tombstones.keysOf(environmentId, subscriberId),
+      ),
     );
 
   // Every widget call and every trigger looks a subscriber up: prepared once, on first use.
@@ -111,7 +114,7 @@ export function createSubscriberRepository(db: Database, tombstones: TombstoneKe
             db
               .select({ one: sql`1` })
               .from(erasedSubscribers)
-              .where(tombstoneOf(environmentId, subscriberId)),
+              .where(await tombstoneOf(environmentId, subscriberId)),
           ),
         ),
       )
@@ -125,13 +128,15 @@ export function createSubscriberRepository(db: Database, tombstones: TombstoneKe
       const [row] = await db
         .select({ one: sql`1` })
         .from(erasedSubscribers)
-        .where(tombstoneOf(environmentId, subscriberId));
+        .where(await tombstoneOf(environmentId, subscriberId));
       return row !== undefined;
     },
     /** The subscriberIds among `subscriberIds` that were erased in the environment. */
     async erasedAmong(environmentId: string, subscriberIds: string[]): Promise<Set<string>> {
       if (subscriberIds.length === 0) return new Set();
-      const byKey = new Map(subscriberIds.map((id) => [tombstones.keyOf(environmentId, id), id]));
+      const byKey = new Map<string, string>();
+      for (const id of subscriberIds)
+        for (const key of await tombstones.keysOf(environmentId, id)) byKey.set(key, id);
       const rows = await db
         .select({ key: erasedSubscribers.subscriberKey })
         .from(erasedSubscribers)
@@ -145,7 +150,7 @@ export function createSubscriberRepository(db: Database, tombstones: TombstoneKe
     },
     removeIfErased,
     /** The tombstone key of a subscriberId (what an erased one is remembered by). */
-    tombstoneKey: (environmentId: string, subscriberId: string) =>
+    tombstoneKey: (environmentId: string, subscriberId: string): Promise<string> =>
       tombstones.keyOf(environmentId, subscriberId),
     async byId(environmentId: string, id: string): Promise<Subscriber | undefined> {
       const [s] = await (byId ??= statements.byId()).execute({ environmentId, id });

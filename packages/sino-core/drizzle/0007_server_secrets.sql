@@ -1,0 +1,6 @@
+CREATE TABLE "sino"."server_secrets" (
+	"name" text PRIMARY KEY NOT NULL,
+	"sealed" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
