@@ -41,6 +41,7 @@ export const sinoDaInstalacao = fp<OpcoesDoSino>(
       serveSocket: papeis.ws,
       runWorkers: papeis.worker,
       workerConcurrency: config.SINO_WORKER_CONCURRENCY,
+      shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
       ...(metricas && { metrics: metricas }),
       widgetTokenSecret: segredos.widget,
       encryptionKey: segredos.cifra,
