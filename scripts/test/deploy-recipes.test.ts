@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { FOLGA_DO_ENCERRAMENTO_MS, lerConfiguracao } from '../../apps/server/src/configuracao.js';
+import { FOLGA_DO_ENCERRAMENTO_MS, lerConfiguracao } from '@locadora/server/configuracao';
 
 // The deployment recipes agree with the repository and with each other (docs/operations/
 // deploy.md). CI also runs the tools themselves on them: dockerfile-utils, caddy validate,

@@ -42,6 +42,7 @@ export const sinoDaInstalacao = fp<OpcoesDoSino>(
       runWorkers: papeis.worker,
       workerConcurrency: config.SINO_WORKER_CONCURRENCY,
       shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+      messageRetentionDays: config.SINO_MESSAGE_RETENTION_DAYS,
       ...(metricas && { metrics: metricas }),
       widgetTokenSecret: segredos.widget,
       encryptionKey: segredos.cifra,
