@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import {
   createWriteStream,
+  mkdirSync,
   existsSync,
   openAsBlob,
   readdirSync,
@@ -164,11 +165,18 @@ async function restorePglite(dataDir: string, file: string) {
     throw new BackupError(
       `${dataDir} is not empty: restore into a new folder (move the old one aside first)`,
     );
-  const client = await PGlite.create({ dataDir, loadDataDir: await openAsBlob(file) });
+  mkdirSync(dataDir, { recursive: true });
   try {
-    return await migrationsOf((sql) => client.query(sql));
-  } finally {
-    await client.close();
+    const client = await PGlite.create({ dataDir, loadDataDir: await openAsBlob(file) });
+    try {
+      return await migrationsOf((sql) => client.query(sql));
+    } finally {
+      await client.close();
+    }
+  } catch (error) {
+    // The folder was empty: nothing half restored stays behind to be started on.
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
   }
 }
 
@@ -244,7 +252,7 @@ async function restorePostgres(url: string, file: string) {
   const { dbname, env, where } = connection(url);
   const taken = await withClient(url, async (client) => {
     const { rows } = await client.query<{ schema: string }>(
-      `select schema_name as schema from information_schema.schemata where schema_name = any($1)`,
+      `select schema_name as schema from information_schema.schemata where schema_name = any($1) order by 1`,
       [SCHEMAS],
     );
     return rows.map((r) => r.schema);

@@ -103,6 +103,8 @@ describe('SHUTDOWN_GRACE_MS', () => {
     await expect.poll(() => sendgrid.requests.length, { timeout: 15_000 }).toBe(1);
     expect(await tarefasDoMotor()).toEqual([{ state: 'active', com_lease: true, attempts: 1 }]);
 
+    // Unset, messages are kept forever: no retention runs.
+    expect(t.app.sino.messageRetention.days).toBeUndefined();
     const inicio = Date.now();
     await t.app.close();
     const duracao = Date.now() - inicio;
@@ -121,10 +123,13 @@ describe('SHUTDOWN_GRACE_MS', () => {
         LOG_LEVEL: 'silent',
         SINO_PROVIDER_BASE_URLS: JSON.stringify({ sendgrid: sendgrid.url }),
         SINO_API_KEY: t.sino.apiKey,
+        SINO_MESSAGE_RETENTION_DAYS: '90',
         ...SEGREDOS,
       }),
       { banco: t.banco },
     );
+    // The retention setting reaches Sino too.
+    expect(outro.sino.messageRetention.days).toBe(90);
     await expect.poll(() => sendgrid.requests.length, { timeout: 15_000 }).toBe(2);
     // Nothing left running or waiting: the job (and whatever its second run queued) is done.
     await expect
