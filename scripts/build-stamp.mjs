@@ -5,6 +5,7 @@
 // or a copy that touches times without changing a byte is no reason to build, and a file
 // added, removed or renamed changes the hash. Tests are left out: editing one is no reason to
 // build either.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -106,4 +107,20 @@ export function whyBuild(root = repositoryRoot) {
   }
   if (built !== sourceStamp(root)) return 'the sources changed since the last build';
   return undefined;
+}
+
+/**
+ * Builds first when the build is missing or does not match the sources, saying why (what
+ * `npm start` and `npm run backup` do before running the built code); a failed build ends
+ * this process with the build's status.
+ */
+export function buildIfStale(root = repositoryRoot) {
+  const reason = whyBuild(root);
+  if (!reason) return;
+  console.error(`Building first: ${reason}.`);
+  const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) process.exit(built.status ?? 1);
 }

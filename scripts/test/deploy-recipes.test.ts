@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { FOLGA_DO_ENCERRAMENTO_MS, lerConfiguracao } from '@locadora/server/configuracao';
 
 // The deployment recipes agree with the repository and with each other (docs/operations/
 // deploy.md). CI also runs the tools themselves on them: dockerfile-utils, caddy validate,
@@ -80,6 +81,24 @@ describe('the deployment recipes', () => {
     for (const role of ['api', 'ws', 'worker']) {
       const [first, second] = ports(role).replaceAll('127.0.0.1:', '').split(' ');
       expect(guide).toContain(`locadora-${role}@${first} locadora-${role}@${second}`);
+    }
+  });
+
+  it('the units and the container recipe give a stop more than the grace and its margin', () => {
+    // Past SHUTDOWN_GRACE_MS + the margin the process ends by itself; a supervisor that kills
+    // sooner cuts its hand-back of jobs short (deploy.md, "Stopping").
+    const stop = lerConfiguracao({}).SHUTDOWN_GRACE_MS + FOLGA_DO_ENCERRAMENTO_MS;
+    for (const role of ['api', 'ws', 'worker']) {
+      const unit = read(`docs/operations/systemd/locadora-${role}@.service`);
+      const seconds = Number(/^TimeoutStopSec=(\d+)$/m.exec(unit)?.[1]);
+      expect(seconds * 1000, role).toBeGreaterThan(stop);
+    }
+    const guide = read('docs/operations/deploy.md');
+    const containers = [...guide.matchAll(/docker run -d([^\n]*)/g)].map(([, options]) => options!);
+    expect(containers.length).toBeGreaterThan(0);
+    for (const options of containers) {
+      const seconds = Number(/--stop-timeout (\d+)/.exec(options)?.[1]);
+      expect(seconds * 1000, options).toBeGreaterThan(stop);
     }
   });
 

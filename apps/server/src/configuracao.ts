@@ -32,6 +32,18 @@ const segredosAnteriores = () =>
     )
     .optional();
 
+/** A century: longer is "forever", which is what leaving it unset says. */
+const RETENCAO_MAXIMA_DIAS = 36_500;
+const RETENCAO_INVALIDA = `must be a whole number of days from 1 to ${RETENCAO_MAXIMA_DIAS}; leave it unset to keep messages forever`;
+/** The longest SHUTDOWN_GRACE_MS: beyond a few minutes a stop is a hang, not a grace. */
+const GRACA_MAXIMA_MS = 600_000;
+const GRACA_INVALIDA = `must be a whole number of milliseconds from 0 to ${GRACA_MAXIMA_MS} (e.g. 8000)`;
+/**
+ * What a close takes beyond the queue's grace: the HTTP server waits for its requests, then the
+ * connections close. Past SHUTDOWN_GRACE_MS plus this, the process ends whatever is left.
+ */
+export const FOLGA_DO_ENCERRAMENTO_MS = 2_000;
+
 /** Every setting of the server, read from environment variables; `.env.example` documents each. */
 export const esquemaDeConfiguracao = z.object({
   PORT: inteiro(3000, 0, 65_535),
@@ -118,6 +130,33 @@ export const esquemaDeConfiguracao = z.object({
   SINO_RATE_LIMIT_GENERAL: inteiro(300, 1, 1_000_000),
   /** Workflow steps a worker process runs at once (roles `all` and `worker`). */
   SINO_WORKER_CONCURRENCY: inteiro(24, 1, 1_000),
+  /**
+   * Days Sino keeps a notification's messages, execution details and jobs once its steps are
+   * done; unset keeps them forever (Novu's behaviour). Trimmed hourly, in small batches.
+   */
+  SINO_MESSAGE_RETENTION_DAYS: z
+    .string()
+    .regex(/^\s*\d{1,9}\s*$/, { error: RETENCAO_INVALIDA })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(1, { error: RETENCAO_INVALIDA })
+        .max(RETENCAO_MAXIMA_DIAS, { error: RETENCAO_INVALIDA }),
+    )
+    .optional(),
+  /**
+   * Milliseconds a closing process waits for the queue tasks it runs before handing their jobs
+   * back to the queue for another node; the whole close is given this plus
+   * FOLGA_DO_ENCERRAMENTO_MS before the process ends regardless.
+   */
+  SHUTDOWN_GRACE_MS: z
+    // Digits only: "8s" or "1e3" are refused, not read as something else.
+    .string()
+    .regex(/^\s*\d{1,9}\s*$/, { error: GRACA_INVALIDA })
+    .transform(Number)
+    .pipe(z.number().max(GRACA_MAXIMA_MS, { error: GRACA_INVALIDA }))
+    .default(8_000),
   /** Milliseconds before an unanswered provider request is abandoned (and retried). */
   SINO_DELIVERY_TIMEOUT_MS: inteiro(15_000, 100, 600_000),
   /** Seconds before each retry of a failed delivery, comma-separated; Sino's schedule when unset. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
-import { ConfiguracaoInvalida, lerConfiguracao } from './configuracao.js';
+import { ConfiguracaoInvalida, FOLGA_DO_ENCERRAMENTO_MS, lerConfiguracao } from './configuracao.js';
 import { construirApp } from './app.js';
 import { abrirBanco } from './banco.js';
 import { descreverFalhaDoBanco } from './falha-do-banco.js';
@@ -38,9 +38,14 @@ try {
   }
   throw erro;
 }
-closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
-  if (err) app.log.error({ err }, 'closing after an error');
-  else app.log.info({ signal }, 'closing');
-  await app.close();
-});
+// The queue hands its running jobs back after SHUTDOWN_GRACE_MS; the rest of the close (the
+// HTTP server's last requests, the connections) gets a little more, then the process ends.
+closeWithGrace(
+  { delay: config.SHUTDOWN_GRACE_MS + FOLGA_DO_ENCERRAMENTO_MS },
+  async ({ err, signal }) => {
+    if (err) app.log.error({ err }, 'closing after an error');
+    else app.log.info({ signal }, 'closing');
+    await app.close();
+  },
+);
 await app.listen({ port: config.PORT, host: config.HOST });

@@ -12,3 +12,5 @@ export { logSerializers, requestForLog } from './logging.js';
 export { preparedSql } from './prepared-sql.js';
 export { findUnstorableInput, MAX_INPUT_DEPTH } from './storable-input.js';
 export type { UnstorableInput, UnstorableReason } from './storable-input.js';
+export { backUpDatabase, BackupError, restoreDatabase } from './backup.js';
+export type { BackupSummary, BackupTarget } from './backup.js';

@@ -41,6 +41,11 @@ export interface SinoOptions {
    * process without it publishes its socket events on Redis for the nodes that serve it.
    */
   serveSocket?: boolean | undefined;
+  /**
+   * Days a notification's messages, jobs and execution details are kept once its steps are
+   * done; kept forever when absent (Novu's behaviour). Purged hourly by a queue task.
+   */
+  messageRetentionDays?: number | undefined;
   /** Queue tasks one process runs at once; 24 when absent. */
   workerConcurrency?: number | undefined;
   /**

@@ -198,6 +198,12 @@ export const sinoCore = fp<SinoOptions>(
             await services.sandboxRetention.run(data);
             return;
           }
+          if (data.kind === 'purge-messages') {
+            const purged = await services.messageRetention.run(data);
+            if (purged.notifications > 0)
+              app.log.info({ purged }, 'message retention: old notifications deleted');
+            return;
+          }
           return services.engine.process(data);
         }),
         {
@@ -205,6 +211,7 @@ export const sinoCore = fp<SinoOptions>(
         },
       );
       await services.sandboxRetention.start();
+      await services.messageRetention.start();
       // Integrations the egress rule refuses are told once the server is up, without holding
       // the start back (names may take a while to resolve).
       app.addHook('onReady', async () => {

@@ -21,6 +21,7 @@ import { createSessionService } from './modules/widget/session-service.js';
 import { createFeedService, createWorkflowService } from './modules/workflows/service.js';
 import { createPreferenceService } from './modules/preferences/service.js';
 import { createMessageService } from './modules/messages/service.js';
+import { createMessageRetention } from './modules/messages/retention.js';
 import { createActivityService } from './modules/activity/service.js';
 import { createIntegrationService } from './modules/integrations/service.js';
 import { createProviderDirectory } from './delivery/directory.js';
@@ -75,6 +76,13 @@ export function createSinoServices(
     subscribers,
     realtime,
     scheduler: queue,
+  });
+  // SINO_MESSAGE_RETENTION_DAYS: old notifications go, and open inboxes hear their counts.
+  const messageRetention = createMessageRetention({
+    repo: repositories.retention,
+    scheduler: queue,
+    counts: messages,
+    days: options.messageRetentionDays,
   });
   const workflowCache = createWorkflowCache();
   caches.on('workflows', () => workflowCache.invalidate());
@@ -166,6 +174,7 @@ export function createSinoServices(
     webhooks,
     callbacks,
     sandboxRetention,
+    messageRetention,
     engine,
     events,
     secrets,

@@ -56,6 +56,8 @@ export const sinoDaInstalacao = fp<OpcoesDoSino>(
       serveSocket: papeis.ws,
       runWorkers: papeis.worker,
       workerConcurrency: config.SINO_WORKER_CONCURRENCY,
+      shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+      messageRetentionDays: config.SINO_MESSAGE_RETENTION_DAYS,
       ...(metricas && { metrics: metricas }),
       widgetTokenSecret: segredos.widget,
       previousWidgetTokenSecrets: segredos.widgetAnteriores,

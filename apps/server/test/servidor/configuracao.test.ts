@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfiguracaoInvalida, lerConfiguracao } from '../../src/configuracao.js';
+import {
+  ConfiguracaoInvalida,
+  FOLGA_DO_ENCERRAMENTO_MS,
+  lerConfiguracao,
+} from '../../src/configuracao.js';
 
 describe('configuration', () => {
   it('has embedded defaults: port 3000, PGlite in ./data, demo accounts', () => {
@@ -113,6 +117,40 @@ describe('configuration', () => {
       lerConfiguracao({ SINO_PROVIDER_ALLOWED_NETWORKS: '10.20.0.0/16, 192.168.1.25,fd00::/8' })
         .SINO_PROVIDER_ALLOWED_NETWORKS,
     ).toEqual(['10.20.0.0/16', '192.168.1.25', 'fd00::/8']);
+  });
+
+  it('reads the shutdown grace in whole milliseconds, refusing anything else by name', () => {
+    expect(lerConfiguracao({}).SHUTDOWN_GRACE_MS).toBe(8000);
+    expect(lerConfiguracao({ SHUTDOWN_GRACE_MS: '0' }).SHUTDOWN_GRACE_MS).toBe(0);
+    expect(lerConfiguracao({ SHUTDOWN_GRACE_MS: ' 25000 ' }).SHUTDOWN_GRACE_MS).toBe(25_000);
+    // The whole close ends past the grace plus a margin for the HTTP server and connections.
+    expect(FOLGA_DO_ENCERRAMENTO_MS).toBeGreaterThan(0);
+    for (const invalido of ['8s', '-1', '1.5', '1e3', '0x10', '600001', 'muito']) {
+      let erro: unknown;
+      try {
+        lerConfiguracao({ SHUTDOWN_GRACE_MS: invalido });
+      } catch (e) {
+        erro = e;
+      }
+      expect((erro as ConfiguracaoInvalida).problemas, invalido).toEqual([
+        'SHUTDOWN_GRACE_MS: must be a whole number of milliseconds from 0 to 600000 (e.g. 8000)',
+      ]);
+    }
+  });
+
+  it('keeps messages forever unless a retention in whole days is given', () => {
+    expect(lerConfiguracao({}).SINO_MESSAGE_RETENTION_DAYS).toBeUndefined();
+    expect(lerConfiguracao({ SINO_MESSAGE_RETENTION_DAYS: '' }).SINO_MESSAGE_RETENTION_DAYS).toBe(
+      undefined,
+    );
+    expect(lerConfiguracao({ SINO_MESSAGE_RETENTION_DAYS: '90' }).SINO_MESSAGE_RETENTION_DAYS).toBe(
+      90,
+    );
+    for (const invalido of ['0', '30d', '7.5', '-30', '36501']) {
+      expect(() => lerConfiguracao({ SINO_MESSAGE_RETENTION_DAYS: invalido }), invalido).toThrow(
+        'SINO_MESSAGE_RETENTION_DAYS: must be a whole number of days from 1 to 36500; leave it unset to keep messages forever',
+      );
+    }
   });
 
   it('keeps metrics off unless enabled, and never enabled without a token', () => {

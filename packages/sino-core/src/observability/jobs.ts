@@ -28,7 +28,8 @@ export function carryingTraceContext<T extends Traceable>(queue: JobQueue<T>): J
     ping: () => queue.ping(),
     stats: () => queue.stats(),
     work: (handler, options) => queue.work(handler, options),
-    stop: () => queue.stop(),
+    // The stop's grace goes through: without it a closing node would wait for every handler.
+    stop: (options) => queue.stop(options),
   };
 }
 

@@ -5,7 +5,7 @@ import type { QueueStats } from '../queue/port.js';
 import { IN_APP_PROVIDER, type SinoMetrics } from './metrics.js';
 
 /** The task kinds of Sino's queue (src/tasks.ts); anything else is `other`. */
-const TASK_KINDS = new Set(['trigger', 'step', 'wake-snoozed', 'purge-sandbox']);
+const TASK_KINDS = new Set(['trigger', 'step', 'wake-snoozed', 'purge-sandbox', 'purge-messages']);
 const KNOWN_PROVIDERS = new Set([...providers.map((p) => p.id), IN_APP_PROVIDER]);
 const KNOWN_CHANNELS = new Set<string>(CHANNELS);
 const KNOWN_STEP_TYPES = new Set<string>(STEP_TYPES);
