@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, exists, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
-import type { Database } from '@locadora/db';
+import { preparedSql, type Database } from '@locadora/db';
+import { rowMapper } from '../../db/rows.js';
 import {
   erasedSubscribers,
   integrations,
@@ -142,6 +143,25 @@ export function createSubscriberRepository(db: Database, tombstones: TombstoneKe
           ),
         );
       return new Set(rows.map((r) => byKey.get(r.key)!));
+    },
+    /**
+     * For each (environment, subscriberId) pair, in order: its subscriber, if any, and whether
+     * the id was erased (has a tombstone); one statement for the whole set (a worker's
+     * concurrent triggers look up their recipients together).
+     */
+    async namedAmong(
+      pairs: readonly { environmentId: string; subscriberId: string }[],
+    ): Promise<{ subscriber: Subscriber | undefined; erased: boolean }[]> {
+      if (pairs.length === 0) return [];
+      const rows = await namedAmongStatement.execute(db, {
+        environmentIds: pairs.map((p) => p.environmentId),
+        subscriberIds: pairs.map((p) => p.subscriberId),
+        keys: pairs.map((p) => tombstones.keyOf(p.environmentId, p.subscriberId)),
+      });
+      return rows.map((r) => ({
+        subscriber: r.id === null ? undefined : subscriberOfRow(r),
+        erased: r.erased_subscriber,
+      }));
     },
     removeIfErased,
     /** The tombstone key of a subscriberId (what an erased one is remembered by). */
@@ -401,3 +421,26 @@ export function createSubscriberRepository(db: Database, tombstones: TombstoneKe
 }
 
 export type SubscriberRepository = ReturnType<typeof createSubscriberRepository>;
+
+/** A `subscribers` row of raw SQL in Drizzle's shape. */
+const subscriberOfRow: (row: Record<string, unknown>) => Subscriber = rowMapper(subscribers);
+
+/**
+ * Subscribers and tombstones of (environment, subscriberId) pairs given as parallel arrays, a
+ * row per pair in their order; the subscriber's columns are null when it does not exist.
+ */
+const namedAmongStatement = preparedSql<
+  { erased_subscriber: boolean; id: string | null } & Record<string, unknown>
+>(
+  'sino_subscribers_named_among',
+  sql`
+    select exists (select 1 from ${erasedSubscribers} e
+        where e.environment_id = p.environment_id and e.subscriber_key = p.subscriber_key)
+        as erased_subscriber, s.*
+    from unnest(${sql.placeholder('environmentIds')}::char(24)[],
+      ${sql.placeholder('subscriberIds')}::text[], ${sql.placeholder('keys')}::char(64)[])
+      with ordinality as p (environment_id, subscriber_id, subscriber_key, ord)
+    left join ${subscribers} s
+      on s.environment_id = p.environment_id and s.subscriber_id = p.subscriber_id
+    order by p.ord`,
+);
