@@ -88,7 +88,7 @@ export const esquemaDeConfiguracao = z.object({
   SINO_RATE_LIMIT_TRIGGERS: inteiro(600, 1, 1_000_000),
   SINO_RATE_LIMIT_GENERAL: inteiro(300, 1, 1_000_000),
   /** Workflow steps a worker process runs at once (roles `all` and `worker`). */
-  SINO_WORKER_CONCURRENCY: inteiro(24, 1, 1_000),
+  SINO_WORKER_CONCURRENCY: inteiro(256, 1, 10_000),
   /** Milliseconds before an unanswered provider request is abandoned (and retried). */
   SINO_DELIVERY_TIMEOUT_MS: inteiro(15_000, 100, 600_000),
   /** Seconds before each retry of a failed delivery, comma-separated; Sino's schedule when unset. */

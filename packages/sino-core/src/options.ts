@@ -31,7 +31,7 @@ export interface SinoOptions {
    * process without it publishes its socket events on Redis for the nodes that serve it.
    */
   serveSocket?: boolean | undefined;
-  /** Queue tasks one process runs at once; 24 when absent. */
+  /** Queue tasks one process runs at once; 256 when absent (decision 036). */
   workerConcurrency?: number | undefined;
   /**
    * How long a closing node waits for the queue tasks it is running before handing their jobs
