@@ -382,7 +382,16 @@ export function createEngineRepository(db: Database) {
     },
 
     async setQueueJobId(id: string, queueJobId: string): Promise<void> {
-      await db.update(jobs).set({ queueJobId }).where(eq(jobs.id, id));
+      await this.setQueueJobIds([{ id, queueJobId }]);
+    },
+
+    /** `setQueueJobId` for several jobs, one statement. */
+    async setQueueJobIds(pairs: readonly { id: string; queueJobId: string }[]): Promise<void> {
+      if (pairs.length === 0) return;
+      await setQueueJobIdsStatement.execute(db, {
+        ids: pairs.map((p) => p.id),
+        queueJobIds: pairs.map((p) => p.queueJobId),
+      });
     },
 
     /**
@@ -597,6 +606,16 @@ const finishManyStatement = preparedSql(
     from outcome
     where ${jobs.id} = outcome.id and ${jobs.status} = any(outcome."from")
     returning "jobs".*`,
+);
+
+/** Queue job ids of jobs, given as parallel arrays: one prepared statement, whatever their number. */
+const setQueueJobIdsStatement = preparedSql(
+  'sino_jobs_queue_ids',
+  sql`
+    update ${jobs} set queue_job_id = given.queue_job_id
+    from unnest(${placeholder('ids')}::char(24)[], ${placeholder('queueJobIds')}::text[])
+      as given (id, queue_job_id)
+    where ${jobs.id} = given.id`,
 );
 
 /** Runs `work` in a transaction, with a repository bound to it. */

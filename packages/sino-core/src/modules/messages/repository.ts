@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { preparedSql, type Database } from '@locadora/db';
 import {
   feeds,
