@@ -265,7 +265,14 @@ async function faseEmApp(
         )
       ).rows[0]!.n,
     );
-  await esperarAte(async () => (await contar()) >= EM_APP, 'in-app messages');
+  // The table is read when the sockets say every message is out, and once a second anyway: a
+  // count every few milliseconds would load PostgreSQL more than the worker's own sets do.
+  let lidaEm = 0;
+  await esperarAte(async () => {
+    if (recebidas.size < EM_APP && performance.now() - lidaEm < 1000) return false;
+    lidaEm = performance.now();
+    return (await contar()) >= EM_APP;
+  }, 'in-app messages');
   const fim = performance.now();
   const consumo = await lerCpu(EM_APP);
   // The last events may still be on the wire.

@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { preparedSql, type Database } from '@locadora/db';
+import { plannedSql, preparedSql, type Database } from '@locadora/db';
 import type { JobStatus } from '@sino/shared';
 import {
   executionDetails,
@@ -521,8 +521,7 @@ const placeholder = (name: string) => sql.placeholder(name);
  * row also carries its subscriber's preference rows for the workflow (the first step, run at
  * once, needs them).
  */
-const createNotificationsStatement = preparedSql(
-  'sino_create_notifications',
+const createNotificationsStatement = plannedSql(
   sql`
     with input as (
       select * from jsonb_to_recordset(${placeholder('rows')}::jsonb) as i (
@@ -585,8 +584,7 @@ const claimStatement = preparedSql<{ environment_id: string; transaction_id: str
  * Jobs' compare-and-set transitions (a JSON array of id, from, status), with execution details
  * (a JSON array) recorded whether the jobs move or not: one statement for a set of outcomes.
  */
-const finishManyStatement = preparedSql(
-  'sino_jobs_finish',
+const finishManyStatement = plannedSql(
   sql`
     with recorded as (
       insert into ${executionDetails} (id, environment_id, organization_id, notification_id,
@@ -609,8 +607,7 @@ const finishManyStatement = preparedSql(
 );
 
 /** Queue job ids of jobs, given as parallel arrays: one prepared statement, whatever their number. */
-const setQueueJobIdsStatement = preparedSql(
-  'sino_jobs_queue_ids',
+const setQueueJobIdsStatement = plannedSql(
   sql`
     update ${jobs} set queue_job_id = given.queue_job_id
     from unnest(${placeholder('ids')}::char(24)[], ${placeholder('queueJobIds')}::text[])

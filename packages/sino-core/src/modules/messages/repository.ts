@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { preparedSql, type Database } from '@locadora/db';
+import { plannedSql, type Database } from '@locadora/db';
 import {
   feeds,
   inInboxOf,
@@ -615,20 +615,19 @@ const messageOfRow = rowMapper(messages);
 /** Counts the recipient's other in-app messages in the inbox matching `condition`, up to a cap. */
 const others = (condition: SQL) =>
   sql`(select count(*)::int from (select 1 from ${messages} as other
-      where other.subscriber_id = inserted.subscriber_id
+      where other.subscriber_id = r.subscriber_id
         and other.channel = 'in_app' and not other.deleted
         and other.archived_at is null and other.snoozed_until is null and ${condition}
       limit ${sql.placeholder('othersCap')}) as capped)`;
 
 /**
- * In-app messages given as a JSON array, in one statement whatever their number (prepared
- * once per connection), each answered with its recipient's unseen and unread counts of the
- * messages before this statement. Its snapshot does not hold the rows it inserts, so the
+ * In-app messages given as a JSON array, in one statement whatever their number, each
+ * answered with its recipient's unseen and unread counts of the messages before this
+ * statement (counted once per recipient of the set). Its snapshot does not hold the rows it inserts, so the
  * caller adds those of the set. The counts read only columns of the partial indexes
  * (subscriber ids are unique across environments), so they are index-only scans.
  */
-const insertInAppSet = preparedSql(
-  'sino_messages_in_app',
+const insertInAppSet = plannedSql(
   sql`
     with input as (
       select * from jsonb_to_recordset(${sql.placeholder('rows')}::jsonb) as i (ord int,
@@ -646,8 +645,12 @@ const insertInAppSet = preparedSql(
       from input order by ord
       on conflict (job_id) do nothing
       returning *
+    ), recipients as (
+      -- Once per recipient of the set, however many of its messages the set holds.
+      select r.subscriber_id, ${others(sql`not other.seen`)} as unseen_others,
+        ${others(sql`not other.read`)} as unread_others
+      from (select distinct subscriber_id from inserted) as r
     )
-    select inserted.*, ${others(sql`not other.seen`)} as unseen_others,
-      ${others(sql`not other.read`)} as unread_others
-    from inserted`,
+    select inserted.*, recipients.unseen_others, recipients.unread_others
+    from inserted join recipients on recipients.subscriber_id = inserted.subscriber_id`,
 );

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, exists, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
-import { preparedSql, type Database } from '@locadora/db';
+import { plannedSql, type Database } from '@locadora/db';
 import { rowMapper } from '../../db/rows.js';
 import {
   erasedSubscribers,
@@ -429,10 +429,9 @@ const subscriberOfRow: (row: Record<string, unknown>) => Subscriber = rowMapper(
  * Subscribers and tombstones of (environment, subscriberId) pairs given as parallel arrays, a
  * row per pair in their order; the subscriber's columns are null when it does not exist.
  */
-const namedAmongStatement = preparedSql<
+const namedAmongStatement = plannedSql<
   { erased_subscriber: boolean; id: string | null } & Record<string, unknown>
 >(
-  'sino_subscribers_named_among',
   sql`
     select exists (select 1 from ${erasedSubscribers} e
         where e.environment_id = p.environment_id and e.subscriber_key = p.subscriber_key)
