@@ -428,6 +428,7 @@ async function main() {
         await cliente.query('checkpoint');
       }
       if (FASES.includes('in-app')) medidas.push(await faseEmApp(cred, cliente, cpu));
+      if (process.env.BENCH_TABLE_STATS) await estatisticasDasTabelas(cliente);
       const remetente = { from: 'reservas@locadora.example', senderName: 'Locadora' };
       const integracoes = {
         http: { providerId: 'sendgrid', credentials: { apiKey: 'SG.bench', ...remetente } },
@@ -468,6 +469,15 @@ async function main() {
     await banco.apagar();
   }
   relatar(medidas, inicioUptime ?? 'not read');
+}
+
+/** Which tables were read how (BENCH_TABLE_STATS=1): a sequential scan that grows shows here. */
+async function estatisticasDasTabelas(banco: pg.Client) {
+  const { rows } = await banco.query(
+    `select relname, seq_scan, seq_tup_read, idx_scan, idx_tup_fetch, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_dead_tup
+     from pg_stat_user_tables where schemaname = 'sino' order by seq_tup_read + coalesce(idx_tup_fetch, 0) desc limit 10`,
+  );
+  console.table(rows);
 }
 
 function relatar(medidas: Medida[], inicio: string) {
