@@ -14,14 +14,12 @@
  * trigger at the peer, and every message `sent` in the database.
  */
 import type { ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
+import { parHttp, parSmtp, type Par } from './pares.js';
 import { criarBanco, iniciarServidor, pararServidor } from './servidor.js';
 
 const SERVIDOR = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -38,13 +36,6 @@ interface Credenciais {
   apiKey: string;
 }
 
-/** A stand-in provider: counts what it received and when. */
-interface Par {
-  recebidas: number[];
-  porta: number;
-  fechar(): Promise<void>;
-}
-
 interface Medida {
   cenario: string;
   entregas: number;
@@ -57,55 +48,6 @@ interface Medida {
   recebidasNoPar: number;
   enviadas: number;
   falhas: number;
-}
-
-/** SendGrid's v3 mail/send as the adapter calls it: 202 and an `X-Message-Id`. */
-async function parHttp(): Promise<Par> {
-  const recebidas: number[] = [];
-  let n = 0;
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      recebidas.push(performance.now());
-      res.writeHead(202, { 'x-message-id': `bench-${++n}` });
-      res.end();
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    recebidas,
-    porta: (server.address() as AddressInfo).port,
-    fechar: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
-
-/** A plain SMTP server (no TLS, no AUTH) that takes every message. */
-async function parSmtp(): Promise<Par> {
-  const recebidas: number[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    maxClients: 1000,
-    onData(stream, _session, callback) {
-      stream.resume();
-      stream.on('end', () => {
-        recebidas.push(performance.now());
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    recebidas,
-    porta: (server.server.address() as AddressInfo).port,
-    fechar: () => new Promise((r) => server.close(() => r())),
-  };
 }
 
 async function api<T>(metodo: string, caminho: string, corpo: unknown, chave: string): Promise<T> {

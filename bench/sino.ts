@@ -21,6 +21,7 @@
  *    closed loop at full speed; then restarted with its workers, how fast they drain the queue.
  */
 import type { ChildProcess } from 'node:child_process';
+import { MS_POR_TICK, processosDoPostgres, ticksDe } from './cpu.js';
 import { criarBanco, iniciarServidor, pararServidor } from './servidor.js';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -427,36 +428,6 @@ async function sessoes(cred: Credenciais, inicio: number, n: number): Promise<As
 function carga(pedido: PedidoDeCargaSino): Promise<ResultadoDaCargaSino> {
   return emProcessoDeCarga('./carga-sino.ts', pedido);
 }
-
-/** CPU ticks (user + system) of these processes, from /proc. */
-function ticksDe(pids: number[]): Map<number, number> {
-  const ticks = new Map<number, number>();
-  for (const pid of pids) {
-    try {
-      const campos = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks.set(pid, Number(campos[11]) + Number(campos[12]));
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return ticks;
-}
-
-/**
- * The PostgreSQL processes working for this benchmark: the backends of its database and the
- * server-wide ones (WAL writer, checkpointer, ...). Backends of other databases (other tests
- * on the machine) are left out.
- */
-async function processosDoPostgres(banco: pg.Client, nome: string): Promise<number[]> {
-  const r = await banco.query<{ pid: number }>(
-    `select pid from pg_stat_activity where (datname = $1 or datname is null) and pid <> pg_backend_pid()`,
-    [nome],
-  );
-  return r.rows.map((l) => l.pid);
-}
-
-// Linux reports process times in clock ticks of 10 ms (USER_HZ = 100).
-const MS_POR_TICK = 10;
 
 function percentis(amostras: number[]): Percentis {
   const o = Float64Array.from(amostras).sort();

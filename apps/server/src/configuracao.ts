@@ -129,7 +129,7 @@ export const esquemaDeConfiguracao = z.object({
   SINO_RATE_LIMIT_TRIGGERS: inteiro(600, 1, 1_000_000),
   SINO_RATE_LIMIT_GENERAL: inteiro(300, 1, 1_000_000),
   /** Workflow steps a worker process runs at once (roles `all` and `worker`). */
-  SINO_WORKER_CONCURRENCY: inteiro(24, 1, 1_000),
+  SINO_WORKER_CONCURRENCY: inteiro(256, 1, 10_000),
   /**
    * Days Sino keeps a notification's messages, execution details and jobs once its steps are
    * done; unset keeps them forever (Novu's behaviour). Trimmed hourly, in small batches.

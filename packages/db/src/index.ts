@@ -9,7 +9,7 @@ export {
   toQueryError,
 } from './errors.js';
 export { logSerializers, requestForLog } from './logging.js';
-export { preparedSql } from './prepared-sql.js';
+export { plannedSql, preparedSql } from './prepared-sql.js';
 export { findUnstorableInput, MAX_INPUT_DEPTH } from './storable-input.js';
 export type { UnstorableInput, UnstorableReason } from './storable-input.js';
 export { backUpDatabase, BackupError, restoreDatabase } from './backup.js';

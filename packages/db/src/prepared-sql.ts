@@ -24,3 +24,16 @@ export function preparedSql<Row = Record<string, unknown>>(name: string, stateme
     },
   };
 }
+
+/**
+ * `preparedSql` sent unnamed: its text is built once, but PostgreSQL plans it at every call,
+ * for the rows it is given and the tables as they are then. For set statements whose rows come
+ * as a JSON array or parallel arrays (Sino's worker, decision 036): a plan kept from their
+ * first calls on small tables (a hash join over a sequential scan) would read the whole table
+ * at every call once it grew. Their planning is shared by every row of the set.
+ */
+export function plannedSql<Row = Record<string, unknown>>(statement: SQL) {
+  // An empty name: node-postgres sends the statement unnamed, and `PreparingClient` names
+  // only statements that come without one.
+  return preparedSql<Row>('', statement);
+}

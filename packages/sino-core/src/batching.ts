@@ -9,18 +9,23 @@ export interface GroupCommitOptions {
    * are worth a few milliseconds.
    */
   lingerMs?: number;
+  /**
+   * A batch of several items whose flush fails is flushed again one item at a time, so a bad
+   * item fails only its own call (a set statement refused for one row's sake).
+   */
+  retryEach?: boolean;
 }
 
 /**
  * Group commit: calls made while a batch is in flight wait and go together in the next one,
  * so a quiet process sends each at once and a busy one sends hundreds per round trip. Batches
  * run one at a time, in call order; `flush` answers one result per item, in order, and its
- * error fails every call of its batch. DataLoader does the grouping, splitting (at
+ * error fails every call of its batch (or, with `retryEach`, each item is tried alone). DataLoader does the grouping, splitting (at
  * `maxBatch`) and per-call answers; its cache is off, since every call is new work.
  */
 export function groupCommit<I, O>(
   flush: (items: readonly I[]) => Promise<O[]>,
-  { maxBatch = 500, lingerMs = 0 }: GroupCommitOptions = {},
+  { maxBatch = 500, lingerMs = 0, retryEach = false }: GroupCommitOptions = {},
 ): (item: I) => Promise<O> {
   let previous: Promise<unknown> = Promise.resolve();
   const settled = (): Promise<unknown> =>
@@ -29,7 +34,10 @@ export function groupCommit<I, O>(
       : previous.then(() => new Promise((resolve) => setImmediate(resolve)));
   const loader = new DataLoader<I, O>(
     (items) => {
-      const run = flush(items);
+      const run =
+        retryEach && items.length > 1
+          ? flush(items).catch(() => eachAlone(flush, items))
+          : flush(items);
       previous = run.catch(() => {});
       return run;
     },
@@ -42,4 +50,20 @@ export function groupCommit<I, O>(
     },
   );
   return (item) => loader.load(item);
+}
+
+/** Each item flushed alone, in order: its answer, or its own error. */
+async function eachAlone<I, O>(
+  flush: (items: readonly I[]) => Promise<O[]>,
+  items: readonly I[],
+): Promise<(O | Error)[]> {
+  const answers: (O | Error)[] = [];
+  for (const item of items) {
+    try {
+      answers.push((await flush([item]))[0]!);
+    } catch (error) {
+      answers.push(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  return answers;
 }

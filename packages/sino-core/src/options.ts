@@ -46,7 +46,7 @@ export interface SinoOptions {
    * done; kept forever when absent (Novu's behaviour). Purged hourly by a queue task.
    */
   messageRetentionDays?: number | undefined;
-  /** Queue tasks one process runs at once; 24 when absent. */
+  /** Queue tasks one process runs at once; 256 when absent (decision 036). */
   workerConcurrency?: number | undefined;
   /**
    * How long a closing node waits for the queue tasks it is running before handing their jobs

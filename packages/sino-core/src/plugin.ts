@@ -120,6 +120,13 @@ export const sinoApi = fp<{ services: SinoServices }>(
 /** See `SinoOptions.shutdownGraceMs`. */
 const DEFAULT_SHUTDOWN_GRACE_MS = 8000;
 
+/**
+ * Steps a worker runs at once. Their rows are written in shared statements (decision 036), so
+ * many steps in flight cost a few statements, not a connection each: more of them, fewer
+ * statements per step.
+ */
+const DEFAULT_WORKER_CONCURRENCY = 256;
+
 export const sinoCore = fp<SinoOptions>(
   async (app, options) => {
     const repositories = options.repositories ?? createRepositories(options.db, options);
@@ -207,7 +214,7 @@ export const sinoCore = fp<SinoOptions>(
           return services.engine.process(data);
         }),
         {
-          concurrency: options.workerConcurrency ?? 24,
+          concurrency: options.workerConcurrency ?? DEFAULT_WORKER_CONCURRENCY,
         },
       );
       await services.sandboxRetention.start();

@@ -13,7 +13,7 @@ describe('configuration', () => {
       DATA_DIR: './data',
       SEED_DEMO_ACCOUNTS: true,
       RENTAL_TURNAROUND_HOURS: 2,
-      SINO_WORKER_CONCURRENCY: 24,
+      SINO_WORKER_CONCURRENCY: 256,
       // A store that does not answer fails a request within 10 s (decision 027).
       DATABASE_CONNECT_TIMEOUT_SECONDS: 5,
       DATABASE_QUERY_TIMEOUT_SECONDS: 5,

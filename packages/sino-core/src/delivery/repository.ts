@@ -30,6 +30,20 @@ export interface DeliveryNews {
   reason?: string | undefined;
 }
 
+/** Where a job's message stands after a delivery attempt. */
+export interface DeliveryAttempt {
+  job: Job;
+  channel: Exclude<Channel, 'in_app'>;
+  templateIdentifier: string;
+  content: string;
+  subject: string | undefined;
+  status: 'queued' | 'sent' | 'failed';
+  integrationId: string;
+  providerId: string;
+  providerMessageId?: string | undefined;
+  error?: string | undefined;
+}
+
 /** Expired webhook nonces are deleted at most this often per process. */
 const NONCE_PURGE_EVERY_MS = 60_000;
 
@@ -58,48 +72,52 @@ export function createDeliveryRepository(db: Database) {
      * is the job's, so every attempt names the same message to the providers. A message that
      * left (sent, then maybe delivered or bounced) is never taken back to queued or failed.
      */
-    async saveAttempt(input: {
-      job: Job;
-      channel: Exclude<Channel, 'in_app'>;
-      templateIdentifier: string;
-      content: string;
-      subject: string | undefined;
-      status: 'queued' | 'sent' | 'failed';
-      integrationId: string;
-      providerId: string;
-      providerMessageId?: string | undefined;
-      error?: string | undefined;
-    }): Promise<void> {
-      const { job } = input;
-      const outcome = {
-        deliveryStatus: input.status,
-        integrationId: input.integrationId,
-        providerId: input.providerId,
-        providerMessageId: input.providerMessageId ?? null,
-        deliveryError: input.error ?? null,
-      };
+    async saveAttempt(input: DeliveryAttempt): Promise<void> {
+      await this.saveAttempts([input]);
+    },
+
+    /**
+     * `saveAttempt` for several jobs in one statement. A job named twice in the set fails the
+     * statement (a row cannot be changed twice by one statement): the caller writes such a set
+     * one attempt at a time.
+     */
+    async saveAttempts(attempts: readonly DeliveryAttempt[]): Promise<void> {
+      if (attempts.length === 0) return;
       await db
         .insert(messages)
-        .values({
-          id: job.id,
-          environmentId: job.environmentId,
-          organizationId: job.organizationId,
-          notificationId: job.notificationId,
-          subscriberId: job.subscriberId,
-          workflowId: job.workflowId,
-          templateIdentifier: input.templateIdentifier,
-          jobId: job.id,
-          stepId: job.stepId,
-          transactionId: job.transactionId,
-          channel: input.channel,
-          content: input.content,
-          subject: input.subject ?? null,
-          payload: job.payload,
-          ...outcome,
-        })
+        .values(
+          attempts.map(({ job, ...input }) => ({
+            id: job.id,
+            environmentId: job.environmentId,
+            organizationId: job.organizationId,
+            notificationId: job.notificationId,
+            subscriberId: job.subscriberId,
+            workflowId: job.workflowId,
+            templateIdentifier: input.templateIdentifier,
+            jobId: job.id,
+            stepId: job.stepId,
+            transactionId: job.transactionId,
+            channel: input.channel,
+            content: input.content,
+            subject: input.subject ?? null,
+            payload: job.payload,
+            deliveryStatus: input.status,
+            integrationId: input.integrationId,
+            providerId: input.providerId,
+            providerMessageId: input.providerMessageId ?? null,
+            deliveryError: input.error ?? null,
+          })),
+        )
         .onConflictDoUpdate({
           target: messages.jobId,
-          set: { ...outcome, updatedAt: sql`now()` },
+          set: {
+            deliveryStatus: sql`excluded.delivery_status`,
+            integrationId: sql`excluded.integration_id`,
+            providerId: sql`excluded.provider_id`,
+            providerMessageId: sql`excluded.provider_message_id`,
+            deliveryError: sql`excluded.delivery_error`,
+            updatedAt: sql`now()`,
+          },
           setWhere: eq(messages.deliveryStatus, 'queued'),
         });
     },

@@ -19,7 +19,8 @@ import { isUnopenable } from '../secret-box.js';
 import { attachmentsOf, plainTextOf, withPreheader } from './content.js';
 import type { CallbackUrls } from './callbacks.js';
 import type { ProviderDirectory } from './directory.js';
-import type { DeliveryRepository } from './repository.js';
+import type { DeliveryAttempt, DeliveryRepository } from './repository.js';
+import { groupCommit } from '../batching.js';
 import { SANDBOX_SENDER, isSandboxProvider } from './sandbox.js';
 import { noMetrics, type SinoMetrics } from '../observability/metrics.js';
 import { SpanKind, SpanStatusCode, inSpan } from '../observability/tracing.js';
@@ -195,6 +196,15 @@ export function createDeliveryService(deps: {
     return new DeliveryError('permanent', 'The provider adapter failed unexpectedly');
   }
 
+  // Concurrent deliveries write their messages together: one statement per set (decision 036).
+  const saveAttempt = groupCommit(
+    async (attempts: readonly DeliveryAttempt[]) => {
+      await deps.repo.saveAttempts(attempts);
+      return attempts.map(() => undefined);
+    },
+    { retryEach: true },
+  );
+
   /** Active integrations per environment and channel, kept briefly: every delivery reads them. */
   const activeOf = (environmentId: string, channel: DeliveryChannel) =>
     deps.integrationCache.get(`${environmentId}:${channel}`, () =>
@@ -231,7 +241,7 @@ export function createDeliveryService(deps: {
           error?: string;
         },
       ) =>
-        deps.repo.saveAttempt({
+        saveAttempt({
           job,
           channel,
           templateIdentifier,

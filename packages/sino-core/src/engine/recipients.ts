@@ -1,4 +1,5 @@
 import type { Recipient } from '../modules/events/schemas.js';
+import { groupCommit } from '../batching.js';
 import type { Subscriber, SubscriberRepository } from '../modules/subscribers/repository.js';
 import type { EngineRepository } from './repository.js';
 import type { TopicRepository } from '../modules/topics/repository.js';
@@ -24,6 +25,14 @@ export function createRecipientResolver(deps: {
     typeof recipient === 'string'
       ? recipient
       : (recipient as { subscriberId: string }).subscriberId;
+
+  // The recipients of a worker's concurrent triggers are looked up together: their rows and
+  // tombstones in one statement per set (decision 036).
+  const lookUp = groupCommit(
+    (pairs: readonly { environmentId: string; subscriberId: string }[]) =>
+      deps.subscribers.namedAmong(pairs),
+    { retryEach: true },
+  );
 
   const erasedOne = async (task: TriggerTask, subscriberId: string): Promise<ErasedRecipient> => ({
     erased: true,
@@ -71,11 +80,20 @@ export function createRecipientResolver(deps: {
       const byId = (task.to as Recipient[]).filter(
         (r) => !(typeof r === 'object' && 'type' in r && r.type === 'Topic'),
       );
-      // One look for the tombstones of every recipient named, instead of one per recipient.
-      const erased = await deps.subscribers.erasedAmong(task.environmentId, byId.map(idOf));
-      for (const recipient of byId) {
+      // Rows and tombstones of every recipient named, looked up with other triggers'.
+      const found = await Promise.all(
+        byId.map((r) => lookUp({ environmentId: task.environmentId, subscriberId: idOf(r) })),
+      );
+      for (const [index, recipient] of byId.entries()) {
         const subscriberId = idOf(recipient);
-        const s = erased.has(subscriberId) ? undefined : await named(task, recipient, true);
+        const { subscriber: existing, erased } = found[index]!;
+        // A subscriber named by id alone, and existing, is used as found; the others are
+        // created or updated (an existing row is never erased: the erasure deletes it).
+        const s = erased
+          ? undefined
+          : typeof recipient === 'string' && existing
+            ? existing
+            : await named(task, recipient, true);
         // Erased before the trigger, or while it was being resolved.
         const key = s ? s.id : `erased:${subscriberId}`;
         if (!seen.has(key)) direct.push(s ?? (await erasedOne(task, subscriberId)));

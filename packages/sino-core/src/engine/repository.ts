@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { preparedSql, type Database } from '@locadora/db';
+import { plannedSql, preparedSql, type Database } from '@locadora/db';
 import type { JobStatus } from '@sino/shared';
 import {
   executionDetails,
@@ -13,6 +13,7 @@ import {
   workflows,
 } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { rowMapper } from '../db/rows.js';
 import type { PreferenceRow } from '../modules/preferences/resolve.js';
 
 export type Workflow = typeof workflows.$inferSelect;
@@ -25,6 +26,37 @@ export type NewExecutionDetail = Omit<typeof executionDetails.$inferInsert, 'id'
 export interface SubscriberPreferences {
   workflow: PreferenceRow | undefined;
   global: PreferenceRow | undefined;
+}
+
+export type NewNotification = Omit<typeof notifications.$inferInsert, 'id'>;
+export type ReceivedDetail = Pick<
+  NewExecutionDetail,
+  'channel' | 'code' | 'detail' | 'status' | 'raw'
+>;
+
+/** What `createNotifications` creates for one subscriber of a trigger. */
+export interface NotificationRequest {
+  notification: NewNotification;
+  steps: WorkflowStep[];
+  payload: Record<string, unknown>;
+  overrides: Record<string, unknown>;
+  received: ReceivedDetail;
+  firstStatus: 'queued' | 'running';
+}
+
+/** A notification as created, its jobs in step order, with the subscriber's preferences. */
+export interface CreatedNotification {
+  notificationId: string;
+  jobs: Job[];
+  preferences: SubscriberPreferences;
+}
+
+/** A job's compare-and-set to a final status, with the details recorded alongside. */
+export interface JobOutcome {
+  id: string;
+  from: JobStatus[];
+  status: JobStatus;
+  details: NewExecutionDetail[];
 }
 
 /** How a claimed (environment, transactionId) pair is named in `claimTransactions`' answer. */
@@ -175,53 +207,87 @@ export function createEngineRepository(db: Database) {
      * transaction's notification: a fan-out delivered again.
      */
     async createNotification(
-      n: Omit<typeof notifications.$inferInsert, 'id'>,
+      n: NewNotification,
       steps: WorkflowStep[],
       payload: Record<string, unknown>,
       overrides: Record<string, unknown>,
-      received: Pick<NewExecutionDetail, 'channel' | 'code' | 'detail' | 'status' | 'raw'>,
+      received: ReceivedDetail,
       firstStatus: 'queued' | 'running',
-    ): Promise<
-      { notificationId: string; jobs: Job[]; preferences: SubscriberPreferences } | undefined
-    > {
-      const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-      const rows = await createNotificationStatement.execute(db, {
-        notificationId: newId(),
-        environmentId: n.environmentId,
-        organizationId: n.organizationId,
-        workflowId: n.workflowId,
-        subscriberId: n.subscriberId,
-        transactionId: n.transactionId,
-        notificationPayload: json(n.payload ?? {}),
-        tenant: json(n.tenant),
-        actorSubscriberId: n.actorSubscriberId ?? null,
-        receivedId: newId(),
-        receivedChannel: received.channel ?? null,
-        receivedCode: received.code ?? null,
-        receivedDetail: received.detail,
-        receivedStatus: received.status,
-        receivedRaw: json(received.raw),
-        jobIds: steps.map(() => newId()),
-        stepIds: steps.map((step) => step.id),
-        types: steps.map((step) => step.type),
-        statuses: steps.map((_, i) => (i === 0 ? firstStatus : 'pending')),
-        payload: json(payload),
-        overrides: json(overrides),
+    ): Promise<CreatedNotification | undefined> {
+      const [created] = await this.createNotifications([
+        { notification: n, steps, payload, overrides, received, firstStatus },
+      ]);
+      return created;
+    },
+
+    /**
+     * `createNotification` for several subscribers (and triggers) in one statement, answered in
+     * order. A notification asked for twice in the set is created once (the first), as is one
+     * that exists already: undefined for the others.
+     */
+    async createNotifications(
+      wanted: readonly NotificationRequest[],
+    ): Promise<(CreatedNotification | undefined)[]> {
+      if (wanted.length === 0) return [];
+      const json = (value: unknown) => (value === undefined ? null : value);
+      const seen = new Set<string>();
+      const rows = wanted.map((w) => {
+        const n = w.notification;
+        const key = `${n.environmentId}\u0000${n.transactionId}\u0000${n.subscriberId}`;
+        const first = !seen.has(key);
+        seen.add(key);
+        return {
+          notification_id: newId(),
+          first,
+          environment_id: n.environmentId,
+          organization_id: n.organizationId,
+          workflow_id: n.workflowId,
+          subscriber_id: n.subscriberId,
+          transaction_id: n.transactionId,
+          payload: n.payload ?? {},
+          tenant: json(n.tenant),
+          actor_subscriber_id: n.actorSubscriberId ?? null,
+          received_id: newId(),
+          received_channel: w.received.channel ?? null,
+          received_code: w.received.code ?? null,
+          received_detail: w.received.detail,
+          received_status: w.received.status,
+          received_raw: json(w.received.raw),
+          jobs: w.steps.map((step, i) => ({
+            id: newId(),
+            step_id: step.id,
+            type: step.type,
+            status: i === 0 ? w.firstStatus : 'pending',
+          })),
+          job_payload: w.payload,
+          overrides: w.overrides,
+        };
       });
-      if (rows.length === 0) return undefined;
-      const created = rows.map(jobOfRow);
-      // In step order, as `steps`.
-      const order = new Map(steps.map((s, i) => [s.id, i]));
-      created.sort((a, b) => order.get(a.stepId)! - order.get(b.stepId)!);
-      const stored = rows[0]!.subscriber_preferences as (PreferenceRow & { global: boolean })[];
-      return {
-        notificationId: created[0]!.notificationId,
-        jobs: created,
-        preferences: {
-          workflow: stored.find((r) => !r.global),
-          global: stored.find((r) => r.global),
-        },
-      };
+      const returned = await createNotificationsStatement.execute(db, {
+        rows: JSON.stringify(rows.filter((r) => r.first)),
+      });
+      const byNotification = new Map<string, Record<string, unknown>[]>();
+      for (const row of returned) {
+        const id = row.notification_id as string;
+        byNotification.set(id, [...(byNotification.get(id) ?? []), row]);
+      }
+      return rows.map((r, i) => {
+        const found = byNotification.get(r.notification_id);
+        if (!found) return undefined;
+        const created = found.map(jobOfRow);
+        // In step order, as `steps`.
+        const order = new Map(wanted[i]!.steps.map((s, index) => [s.id, index]));
+        created.sort((a, b) => order.get(a.stepId)! - order.get(b.stepId)!);
+        const stored = found[0]!.subscriber_preferences as (PreferenceRow & { global: boolean })[];
+        return {
+          notificationId: r.notification_id,
+          jobs: created,
+          preferences: {
+            workflow: stored.find((p) => !p.global),
+            global: stored.find((p) => p.global),
+          },
+        };
+      });
     },
 
     async job(id: string): Promise<Job | undefined> {
@@ -288,17 +354,44 @@ export function createEngineRepository(db: Database) {
         const [j] = await statement('transition').execute({ id, from, status });
         return j;
       }
-      const [row] = await finishStatement.execute(db, {
-        id,
-        from,
-        status,
-        details: JSON.stringify(details.map((d) => detailRecord({ id: newId(), ...d }))),
+      const [done] = await this.finishMany([{ id, from, status, details }]);
+      return done;
+    },
+
+    /**
+     * `finish` for several jobs in one statement, answered in order. A job named twice in the
+     * set moves once: the first of them is answered the job, the others undefined.
+     */
+    async finishMany(outcomes: readonly JobOutcome[]): Promise<(Job | undefined)[]> {
+      if (outcomes.length === 0) return [];
+      const rows = await finishManyStatement.execute(db, {
+        outcomes: JSON.stringify(
+          outcomes.map((o, ord) => ({ ord, id: o.id, from: o.from, status: o.status })),
+        ),
+        details: JSON.stringify(
+          outcomes.flatMap((o) => o.details.map((d) => detailRecord({ id: newId(), ...d }))),
+        ),
       });
-      return row && jobOfRow(row);
+      const moved = new Map(rows.map((row) => [row.id as string, row]));
+      return outcomes.map((o) => {
+        const row = moved.get(o.id);
+        // Taken by the first outcome of this job in the set.
+        moved.delete(o.id);
+        return row && jobOfRow(row);
+      });
     },
 
     async setQueueJobId(id: string, queueJobId: string): Promise<void> {
-      await db.update(jobs).set({ queueJobId }).where(eq(jobs.id, id));
+      await this.setQueueJobIds([{ id, queueJobId }]);
+    },
+
+    /** `setQueueJobId` for several jobs, one statement. */
+    async setQueueJobIds(pairs: readonly { id: string; queueJobId: string }[]): Promise<void> {
+      if (pairs.length === 0) return;
+      await setQueueJobIdsStatement.execute(db, {
+        ids: pairs.map((p) => p.id),
+        queueJobIds: pairs.map((p) => p.queueJobId),
+      });
     },
 
     /**
@@ -385,6 +478,12 @@ export function createEngineRepository(db: Database) {
       await db.insert(executionDetails).values({ id: newId(), ...d });
     },
 
+    /** Execution details of several jobs, one statement. */
+    async recordDetails(details: readonly NewExecutionDetail[]): Promise<void> {
+      if (details.length === 0) return;
+      await db.insert(executionDetails).values(details.map((d) => ({ id: newId(), ...d })));
+    },
+
     /** The subscriber's workflow and global preference rows. */
     async preferencesOf(subscriberId: string, workflowId: string): Promise<SubscriberPreferences> {
       const rows = await statement('preferencesOf').execute({ subscriberId, workflowId });
@@ -398,17 +497,8 @@ export function createEngineRepository(db: Database) {
 
 export type EngineRepository = ReturnType<typeof createEngineRepository>;
 
-const jobColumns = Object.entries(getTableColumns(jobs));
-
 /** A `jobs` row of raw SQL (snake_case, driver values) as Drizzle's own select answers it. */
-function jobOfRow(row: Record<string, unknown>): Job {
-  return Object.fromEntries(
-    jobColumns.map(([key, column]) => {
-      const value = row[column.name];
-      return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
-    }),
-  ) as Job;
-}
+const jobOfRow: (row: Record<string, unknown>) => Job = rowMapper(jobs);
 
 const detailColumns = getTableColumns(executionDetails);
 
@@ -425,54 +515,58 @@ function detailRecord(d: typeof executionDetails.$inferInsert): Record<string, u
 const placeholder = (name: string) => sql.placeholder(name);
 
 /**
- * A subscriber's notification of a trigger, its "trigger received" detail and its jobs (one
- * per step, given as parallel arrays), in one statement; nothing when the subscriber already
- * has this transaction's notification. Each job row also carries the subscriber's preference
- * rows for the workflow (the first step, run at once, needs them).
+ * Notifications of subscribers (given as a JSON array), each with its "trigger received"
+ * detail and its jobs (one per step, a JSON array of its own), in one statement whatever their
+ * number; nothing for a subscriber that already has the transaction's notification. Each job
+ * row also carries its subscriber's preference rows for the workflow (the first step, run at
+ * once, needs them).
  */
-const createNotificationStatement = preparedSql(
-  'sino_create_notification',
+const createNotificationsStatement = plannedSql(
   sql`
-    with n as (
+    with input as (
+      select * from jsonb_to_recordset(${placeholder('rows')}::jsonb) as i (
+        notification_id char(24), environment_id char(24), organization_id char(24),
+        workflow_id char(24), subscriber_id char(24), transaction_id text, payload jsonb,
+        tenant jsonb, actor_subscriber_id char(24), received_id char(24), received_channel text,
+        received_code int, received_detail text, received_status text, received_raw jsonb,
+        jobs jsonb, job_payload jsonb, overrides jsonb)
+    ), n as (
       insert into ${notifications} (id, environment_id, organization_id, workflow_id,
         subscriber_id, transaction_id, payload, tenant, actor_subscriber_id)
-      select ${placeholder('notificationId')}, ${placeholder('environmentId')},
-        ${placeholder('organizationId')}, ${placeholder('workflowId')},
-        ${placeholder('subscriberId')}, ${placeholder('transactionId')},
-        ${placeholder('notificationPayload')}::jsonb, ${placeholder('tenant')}::jsonb,
-        ${placeholder('actorSubscriberId')}
+      select i.notification_id, i.environment_id, i.organization_id, i.workflow_id,
+        i.subscriber_id, i.transaction_id, i.payload, nullif(i.tenant, 'null'::jsonb),
+        i.actor_subscriber_id
+      from input i
       where not exists (
-        select 1 from ${notifications}
-        where environment_id = ${placeholder('environmentId')}
-          and transaction_id = ${placeholder('transactionId')}
-          and subscriber_id = ${placeholder('subscriberId')})
+        select 1 from ${notifications} x
+        where x.environment_id = i.environment_id
+          and x.transaction_id = i.transaction_id
+          and x.subscriber_id = i.subscriber_id)
       returning id
     ), received as (
       insert into ${executionDetails} (id, environment_id, organization_id, notification_id,
         subscriber_id, transaction_id, channel, code, detail, status, raw)
-      select ${placeholder('receivedId')}, ${placeholder('environmentId')},
-        ${placeholder('organizationId')}, n.id, ${placeholder('subscriberId')},
-        ${placeholder('transactionId')}, ${placeholder('receivedChannel')},
-        ${placeholder('receivedCode')}::int, ${placeholder('receivedDetail')},
-        ${placeholder('receivedStatus')}, ${placeholder('receivedRaw')}::jsonb
-      from n
+      select i.received_id, i.environment_id, i.organization_id, n.id, i.subscriber_id,
+        i.transaction_id, i.received_channel, i.received_code, i.received_detail,
+        i.received_status, nullif(i.received_raw, 'null'::jsonb)
+      from input i join n on n.id = i.notification_id
     ), preferences as (
-      select coalesce(jsonb_agg(jsonb_build_object('global', p.workflow_id is null,
-        'enabled', p.enabled, 'channels', p.channels)), '[]'::jsonb) as rows
-      from ${subscriberPreferences} p
-      where p.subscriber_id = ${placeholder('subscriberId')}
-        and (p.workflow_id = ${placeholder('workflowId')} or p.workflow_id is null)
+      select i.notification_id, coalesce(jsonb_agg(jsonb_build_object('global',
+        p.workflow_id is null, 'enabled', p.enabled, 'channels', p.channels))
+        filter (where p.subscriber_id is not null), '[]'::jsonb) as rows
+      from input i join n on n.id = i.notification_id
+      left join ${subscriberPreferences} p on p.subscriber_id = i.subscriber_id
+        and (p.workflow_id = i.workflow_id or p.workflow_id is null)
+      group by i.notification_id
     )
     insert into ${jobs} (id, environment_id, organization_id, notification_id, workflow_id,
       subscriber_id, step_id, transaction_id, type, status, payload, overrides)
-    select s.id, ${placeholder('environmentId')}, ${placeholder('organizationId')}, n.id,
-      ${placeholder('workflowId')}, ${placeholder('subscriberId')}, s.step_id,
-      ${placeholder('transactionId')}, s.type, s.status, ${placeholder('payload')}::jsonb,
-      ${placeholder('overrides')}::jsonb
-    from n, unnest(${placeholder('jobIds')}::text[], ${placeholder('stepIds')}::text[],
-      ${placeholder('types')}::text[], ${placeholder('statuses')}::text[])
-      as s (id, step_id, type, status)
-    returning *, (select rows from preferences) as subscriber_preferences`,
+    select s.id, i.environment_id, i.organization_id, n.id, i.workflow_id, i.subscriber_id,
+      s.step_id, i.transaction_id, s.type, s.status, i.job_payload, i.overrides
+    from input i join n on n.id = i.notification_id,
+      jsonb_to_recordset(i.jobs) as s (id char(24), step_id char(24), type text, status text)
+    returning *, (select rows from preferences
+      where preferences.notification_id = ${jobs.notificationId}) as subscriber_preferences`,
 );
 
 /** Claims transactionIds given as parallel arrays: one prepared statement, whatever their number. */
@@ -486,9 +580,11 @@ const claimStatement = preparedSql<{ environment_id: string; transaction_id: str
     returning environment_id, transaction_id`,
 );
 
-/** A job's compare-and-set transition, with execution details (a JSON array) recorded. */
-const finishStatement = preparedSql(
-  'sino_job_finish',
+/**
+ * Jobs' compare-and-set transitions (a JSON array of id, from, status), with execution details
+ * (a JSON array) recorded whether the jobs move or not: one statement for a set of outcomes.
+ */
+const finishManyStatement = plannedSql(
   sql`
     with recorded as (
       insert into ${executionDetails} (id, environment_id, organization_id, notification_id,
@@ -498,10 +594,25 @@ const finishStatement = preparedSql(
         d.subscriber_id, d.transaction_id, d.step_id, d.channel, d.code, d.detail, d.status,
         coalesce(d.source, 'Internal'), d.raw
       from jsonb_populate_recordset(null::${executionDetails}, ${placeholder('details')}::jsonb) as d
+    ), outcome as (
+      select distinct on (o.id) o.id, o."from", o.status
+      from jsonb_to_recordset(${placeholder('outcomes')}::jsonb)
+        as o (ord int, id char(24), "from" text[], status text)
+      order by o.id, o.ord
     )
-    update ${jobs} set status = ${placeholder('status')}, updated_at = now()
-    where id = ${placeholder('id')} and status = any(${placeholder('from')}::text[])
-    returning *`,
+    update ${jobs} set status = outcome.status, updated_at = now()
+    from outcome
+    where ${jobs.id} = outcome.id and ${jobs.status} = any(outcome."from")
+    returning "jobs".*`,
+);
+
+/** Queue job ids of jobs, given as parallel arrays: one prepared statement, whatever their number. */
+const setQueueJobIdsStatement = plannedSql(
+  sql`
+    update ${jobs} set queue_job_id = given.queue_job_id
+    from unnest(${placeholder('ids')}::char(24)[], ${placeholder('queueJobIds')}::text[])
+      as given (id, queue_job_id)
+    where ${jobs.id} = given.id`,
 );
 
 /** Runs `work` in a transaction, with a repository bound to it. */

@@ -11,6 +11,7 @@ import { createEventsService } from '../modules/events/service.js';
 import type { SinoRepositories } from '../repositories.js';
 import { createEngine, subscriberView } from './engine.js';
 import { createRecipientResolver } from './recipients.js';
+import { withSetStatements } from './sets.js';
 import type { WorkflowCache } from './workflow-cache.js';
 import type { DeliveryPort, EngineQueue, RetrySchedule } from './ports.js';
 import type { SinoMetrics } from '../observability/metrics.js';
@@ -36,7 +37,7 @@ export function createWorkflowEngine(deps: {
   metrics: SinoMetrics;
   now?: () => Date;
 }) {
-  const stored = deps.repositories.engine;
+  const stored = withSetStatements(deps.repositories.engine);
   const repo: typeof stored = {
     ...stored,
     workflowForTrigger: (environmentId, identifier) =>

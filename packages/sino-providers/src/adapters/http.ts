@@ -1,4 +1,4 @@
-import { egressFetch } from '../egress/fetch.js';
+import { egressRequest, type EgressAnswer } from '../egress/fetch.js';
 import { networkFailure } from '../egress/failure.js';
 import { publicOnly } from '../egress/policy.js';
 import { carriesUserInfo } from '../catalogue/destinations.js';
@@ -67,17 +67,16 @@ export async function call(context: AdapterContext, request: HttpCall): Promise<
     headers['content-type'] = encoded.headers.get('content-type')!;
     body = new Uint8Array(await encoded.arrayBuffer());
   }
-  const failed = (error: unknown, status?: number) => {
+  const failed = (error: unknown) => {
     const failure = networkFailure(error, context.timeoutMs);
     return new DeliveryError(failure.kind, failure.words, {
-      status,
       cause: error,
       classOnly: true,
     });
   };
-  let response: Awaited<ReturnType<typeof egressFetch>>;
+  let response: EgressAnswer;
   try {
-    response = await egressFetch(context.egress ?? publicOnly, request.url, {
+    response = await egressRequest(context.egress ?? publicOnly, request.url, {
       method: request.method,
       headers,
       body: body ?? null,
@@ -86,15 +85,10 @@ export async function call(context: AdapterContext, request: HttpCall): Promise<
   } catch (error) {
     throw failed(error);
   }
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    throw failed(error, response.status);
-  }
+  const { text } = response;
   return {
     status: response.status,
-    headers: response.headers as unknown as Headers,
+    headers: response.headers,
     text,
     json<T>() {
       try {

@@ -109,7 +109,8 @@ function poolOf(context: AdapterContext, settings: SmtpSettings) {
   const where = `smtp://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${settings.port}`;
   const options: SMTPPoolOptions & { pool: true } = {
     pool: true,
-    maxConnections: 5,
+    // A worker's concurrent e-mails to one relay share these (decision 036).
+    maxConnections: 10,
     idleTimeout: 30_000,
     host: settings.host,
     port: settings.port,

@@ -1,5 +1,5 @@
-import { and, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '@locadora/db';
+import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { plannedSql, type Database } from '@locadora/db';
 import {
   feeds,
   inInboxOf,
@@ -10,6 +10,7 @@ import {
   type MessageCta,
 } from '../../db/schema.js';
 import { isId, newId } from '../../ids.js';
+import { rowMapper } from '../../db/rows.js';
 import type { ActorType } from '@sino/shared';
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -142,47 +143,6 @@ export function createMessageRepository(db: Database) {
       .prepare('sino_unseen_and_unread');
   let counts: ReturnType<typeof countsStatement> | undefined;
 
-  // The statement's snapshot does not hold the row it inserts: the others, plus this one.
-  // Only columns of the partial indexes (subscriber ids are unique across environments), so
-  // that the count can be an index-only scan rather than a visit of every row.
-  const others = (condition: SQL) =>
-    sql<number>`(select count(*)::int from (select 1 from ${messages} as other
-      where other.subscriber_id = ${sql.placeholder('subscriberId')}
-        and other.channel = 'in_app' and not other.deleted
-        and other.archived_at is null and other.snoozed_until is null and ${condition}
-      limit ${sql.placeholder('othersCap')}) as capped)`;
-  // Every engine's in-app step runs it: prepared once, on first use.
-  const insertInAppStatement = () =>
-    db
-      .insert(messages)
-      .values({
-        id: sql.placeholder('id'),
-        channel: 'in_app',
-        environmentId: sql.placeholder('environmentId'),
-        organizationId: sql.placeholder('organizationId'),
-        notificationId: sql.placeholder('notificationId'),
-        subscriberId: sql.placeholder('subscriberId'),
-        workflowId: sql.placeholder('workflowId'),
-        templateIdentifier: sql.placeholder('templateIdentifier'),
-        jobId: sql.placeholder('jobId'),
-        stepId: sql.placeholder('stepId'),
-        feedId: sql.placeholder('feedId'),
-        transactionId: sql.placeholder('transactionId'),
-        content: sql.placeholder('content'),
-        payload: sql.placeholder('payload'),
-        cta: sql.placeholder('cta'),
-        // Nullable JSON: given as text or null, so that null stays SQL NULL.
-        actor: sql`${sql.placeholder('actor')}::jsonb`,
-      })
-      .onConflictDoNothing({ target: messages.jobId })
-      .returning({
-        ...getTableColumns(messages),
-        unseenOthers: others(sql`not other.seen`),
-        unreadOthers: others(sql`not other.read`),
-      })
-      .prepare('sino_message_in_app');
-  let insertInApp: ReturnType<typeof insertInAppStatement> | undefined;
-
   const feedQuery = (conditions: SQL[]) =>
     db
       .select()
@@ -198,27 +158,65 @@ export function createMessageRepository(db: Database) {
 
   return {
     /**
-     * Creates an in-app message, unseen and unread, and answers with it the recipient's unseen
-     * and unread counts, the new message included, each counted up to `cap`: both follow every
-     * new message on the socket, and are counted by the same statement.
+     * Creates in-app messages, unseen and unread, in one statement, and answers with each the
+     * recipient's unseen and unread counts as they stand after it (the messages of the set
+     * before it included), each counted up to `cap`: both follow every new message on the
+     * socket. A message whose job already has one (a redelivery after a crash) is not written
+     * again: the one it sent is answered, `created` false.
      */
-    async insertInAppMessage(
-      input: NewInAppMessage,
+    async insertInAppMessages(
+      inputs: readonly NewInAppMessage[],
       cap: number,
-    ): Promise<{ row: MessageRow; unseen: number; unread: number; created: boolean }> {
-      const [inserted] = await (insertInApp ??= insertInAppStatement()).execute({
-        ...input,
+    ): Promise<{ row: MessageRow; unseen: number; unread: number; created: boolean }[]> {
+      const wanted = inputs.map((input, ord) => ({
+        ord,
         id: newId(),
-        actor: input.actor === null ? null : JSON.stringify(input.actor),
+        environment_id: input.environmentId,
+        organization_id: input.organizationId,
+        notification_id: input.notificationId,
+        subscriber_id: input.subscriberId,
+        workflow_id: input.workflowId,
+        template_identifier: input.templateIdentifier,
+        job_id: input.jobId,
+        step_id: input.stepId,
+        feed_id: input.feedId,
+        transaction_id: input.transactionId,
+        content: input.content,
+        payload: input.payload,
+        cta: input.cta,
+        actor: input.actor,
+      }));
+      const inserted = await insertInAppSet.execute(db, {
+        rows: JSON.stringify(wanted),
         othersCap: cap - 1,
       });
-      if (!inserted) {
-        // The job ran before (a redelivery after a crash): its message is the one it sent.
-        const [sent] = await db.select().from(messages).where(eq(messages.jobId, input.jobId));
-        return { row: sent!, unseen: 0, unread: 0, created: false };
+      const byId = new Map(inserted.map((r) => [r.id as string, r]));
+      // Messages of one subscriber in this set: each counts the ones before it.
+      const before = new Map<string, number>();
+      const answers: (
+        { row: MessageRow; unseen: number; unread: number; created: boolean } | undefined
+      )[] = wanted.map((w) => {
+        const found = byId.get(w.id);
+        if (!found) return undefined;
+        const earlier = before.get(w.subscriber_id) ?? 0;
+        before.set(w.subscriber_id, earlier + 1);
+        return {
+          row: messageOfRow(found),
+          unseen: Math.min(cap, Number(found.unseen_others) + earlier + 1),
+          unread: Math.min(cap, Number(found.unread_others) + earlier + 1),
+          created: true,
+        };
+      });
+      const missing = wanted.filter((_, i) => !answers[i]).map((w) => w.job_id);
+      if (missing.length > 0) {
+        // Their jobs ran before (or twice in this set): each job's message is the one it sent.
+        const sent = await db.select().from(messages).where(inArray(messages.jobId, missing));
+        const byJob = new Map(sent.map((m) => [m.jobId, m]));
+        wanted.forEach((w, i) => {
+          answers[i] ??= { row: byJob.get(w.job_id)!, unseen: 0, unread: 0, created: false };
+        });
       }
-      const { unseenOthers, unreadOthers, ...row } = inserted;
-      return { row, unseen: unseenOthers + 1, unread: unreadOthers + 1, created: true };
+      return answers as { row: MessageRow; unseen: number; unread: number; created: boolean }[];
     },
 
     /** A page of the feed, newest first (walks `messages_subscriber_feed`). */
@@ -611,3 +609,48 @@ export function createMessageRepository(db: Database) {
 }
 
 export type MessageRepository = ReturnType<typeof createMessageRepository>;
+
+const messageOfRow = rowMapper(messages);
+
+/** Counts the recipient's other in-app messages in the inbox matching `condition`, up to a cap. */
+const others = (condition: SQL) =>
+  sql`(select count(*)::int from (select 1 from ${messages} as other
+      where other.subscriber_id = r.subscriber_id
+        and other.channel = 'in_app' and not other.deleted
+        and other.archived_at is null and other.snoozed_until is null and ${condition}
+      limit ${sql.placeholder('othersCap')}) as capped)`;
+
+/**
+ * In-app messages given as a JSON array, in one statement whatever their number, each
+ * answered with its recipient's unseen and unread counts of the messages before this
+ * statement (counted once per recipient of the set). Its snapshot does not hold the rows it inserts, so the
+ * caller adds those of the set. The counts read only columns of the partial indexes
+ * (subscriber ids are unique across environments), so they are index-only scans.
+ */
+const insertInAppSet = plannedSql(
+  sql`
+    with input as (
+      select * from jsonb_to_recordset(${sql.placeholder('rows')}::jsonb) as i (ord int,
+        id char(24), environment_id char(24), organization_id char(24),
+        notification_id char(24), subscriber_id char(24), workflow_id char(24),
+        template_identifier text, job_id char(24), step_id char(24), feed_id char(24),
+        transaction_id text, content text, payload jsonb, cta jsonb, actor jsonb)
+    ), inserted as (
+      insert into ${messages} (id, channel, environment_id, organization_id, notification_id,
+        subscriber_id, workflow_id, template_identifier, job_id, step_id, feed_id,
+        transaction_id, content, payload, cta, actor)
+      select id, 'in_app', environment_id, organization_id, notification_id, subscriber_id,
+        workflow_id, template_identifier, job_id, step_id, feed_id, transaction_id, content,
+        payload, cta, nullif(actor, 'null'::jsonb)
+      from input order by ord
+      on conflict (job_id) do nothing
+      returning *
+    ), recipients as (
+      -- Once per recipient of the set, however many of its messages the set holds.
+      select r.subscriber_id, ${others(sql`not other.seen`)} as unseen_others,
+        ${others(sql`not other.read`)} as unread_others
+      from (select distinct subscriber_id from inserted) as r
+    )
+    select inserted.*, recipients.unseen_others, recipients.unread_others
+    from inserted join recipients on recipients.subscriber_id = inserted.subscriber_id`,
+);

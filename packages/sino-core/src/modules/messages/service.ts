@@ -4,6 +4,7 @@ import type { RealtimePublisher } from '../../realtime/port.js';
 import type { Subscriber, SubscriberRepository } from '../subscribers/repository.js';
 import { badRequest, notFound } from '../../errors.js';
 import { isId } from '../../ids.js';
+import { groupCommit } from '../../batching.js';
 import { messageSubscriber, toMessageDocument, type MessageDocument } from './document.js';
 import type {
   ChangeTally,
@@ -128,6 +129,13 @@ export function createMessageService(deps: {
 }) {
   const { repo } = deps;
   const now = deps.now ?? (() => new Date());
+  // The engine's concurrent in-app steps write their messages together: one statement per
+  // set, each message answered with its counts (decision 036). A set refused for one row's
+  // sake is written again one message at a time.
+  const insertInApp = groupCommit(
+    (inputs: readonly NewInAppMessage[]) => repo.insertInAppMessages(inputs, SOCKET_COUNT_CAP + 1),
+    { retryEach: true },
+  );
 
   /** Sends the current unseen and/or unread counts (across feeds) to the subscriber's sockets. */
   async function emitCounts(scope: MessageScope, which: { unseen: boolean; unread: boolean }) {
@@ -447,16 +455,15 @@ export function createMessageService(deps: {
 
     /**
      * Creates an in-app message and pushes it, followed by both counts (what the workflow
-     * engine calls). The counts come with the insert: one statement.
+     * engine calls). The counts come with the insert, one statement for every message written
+     * at the same time.
      */
     async createInAppMessage(input: NewInAppMessage): Promise<MessageDocument> {
-      const { row, created, ...counts } = await repo.insertInAppMessage(
-        input,
-        SOCKET_COUNT_CAP + 1,
-      );
+      const { row, created, ...counts } = await insertInApp(input);
       const message = toMessageDocument(row);
       // Sent before: the subscriber was told then.
       if (!created) return message;
+      // After the set's commit: a socket event never names a message that is not stored.
       deps.realtime.emit(message._subscriberId, 'notification_received', { message });
       sendCounts(
         { environmentId: message._environmentId, subscriberId: message._subscriberId },

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, exists, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
-import type { Database } from '@locadora/db';
+import { plannedSql, type Database } from '@locadora/db';
+import { rowMapper } from '../../db/rows.js';
 import {
   erasedSubscribers,
   integrations,
@@ -147,6 +148,30 @@ export function createSubscriberRepository(db: Database, tombstones: TombstoneKe
           ),
         );
       return new Set(rows.map((r) => byKey.get(r.key)!));
+    },
+    /**
+     * For each (environment, subscriberId) pair, in order: its subscriber, if any, and whether
+     * the id was erased (has a tombstone); one statement for the whole set (a worker's
+     * concurrent triggers look up their recipients together).
+     */
+    async namedAmong(
+      pairs: readonly { environmentId: string; subscriberId: string }[],
+    ): Promise<{ subscriber: Subscriber | undefined; erased: boolean }[]> {
+      if (pairs.length === 0) return [];
+      const rows = await namedAmongStatement.execute(db, {
+        environmentIds: pairs.map((p) => p.environmentId),
+        subscriberIds: pairs.map((p) => p.subscriberId),
+        // Every key a tombstone may be under (decision 038), joined: hex keys hold no comma.
+        keys: await Promise.all(
+          pairs.map(async (p) =>
+            (await tombstones.keysOf(p.environmentId, p.subscriberId)).join(','),
+          ),
+        ),
+      });
+      return rows.map((r) => ({
+        subscriber: r.id === null ? undefined : subscriberOfRow(r),
+        erased: r.erased_subscriber,
+      }));
     },
     removeIfErased,
     /** The tombstone key of a subscriberId (what an erased one is remembered by). */
@@ -406,3 +431,26 @@ export function createSubscriberRepository(db: Database, tombstones: TombstoneKe
 }
 
 export type SubscriberRepository = ReturnType<typeof createSubscriberRepository>;
+
+/** A `subscribers` row of raw SQL in Drizzle's shape. */
+const subscriberOfRow: (row: Record<string, unknown>) => Subscriber = rowMapper(subscribers);
+
+/**
+ * Subscribers and tombstones of (environment, subscriberId) pairs given as parallel arrays, a
+ * row per pair in their order; the subscriber's columns are null when it does not exist.
+ */
+const namedAmongStatement = plannedSql<
+  { erased_subscriber: boolean; id: string | null } & Record<string, unknown>
+>(
+  sql`
+    select exists (select 1 from ${erasedSubscribers} e
+        where e.environment_id = p.environment_id
+          and e.subscriber_key = any(string_to_array(p.subscriber_keys, ',')::char(64)[]))
+        as erased_subscriber, s.*
+    from unnest(${sql.placeholder('environmentIds')}::char(24)[],
+      ${sql.placeholder('subscriberIds')}::text[], ${sql.placeholder('keys')}::text[])
+      with ordinality as p (environment_id, subscriber_id, subscriber_keys, ord)
+    left join ${subscribers} s
+      on s.environment_id = p.environment_id and s.subscriber_id = p.subscriber_id
+    order by p.ord`,
+);

@@ -1,0 +1,53 @@
+import { groupCommit } from '../batching.js';
+import type {
+  EngineRepository,
+  JobOutcome,
+  NewExecutionDetail,
+  NotificationRequest,
+} from './repository.js';
+
+/**
+ * The engine's repository with its per-step writes gathered into set statements (decision
+ * 036): the notifications (with their jobs and first detail), the jobs' outcomes and bare
+ * status changes (with their details), their queue job ids and the other execution details of the steps running at the same time in this
+ * process each go as one statement, while the one before it is in flight. A set refused for
+ * one row's sake is written again one row at a time, so that row fails only its own step.
+ * Each caller is answered once its set committed. Transactions (`inEngineTransaction`) keep
+ * their own repository: their statements are never gathered.
+ */
+export function withSetStatements(stored: EngineRepository): EngineRepository {
+  const createNotifications = groupCommit(
+    (wanted: readonly NotificationRequest[]) => stored.createNotifications(wanted),
+    { retryEach: true },
+  );
+  const finishJobs = groupCommit((outcomes: readonly JobOutcome[]) => stored.finishMany(outcomes), {
+    retryEach: true,
+  });
+  const recordDetails = groupCommit(
+    async (details: readonly NewExecutionDetail[]) => {
+      await stored.recordDetails(details);
+      return details.map(() => undefined);
+    },
+    { retryEach: true },
+  );
+  const setQueueJobIds = groupCommit(
+    async (pairs: readonly { id: string; queueJobId: string }[]) => {
+      await stored.setQueueJobIds(pairs);
+      return pairs.map(() => undefined);
+    },
+    { retryEach: true },
+  );
+  return {
+    ...stored,
+    // A bare compare-and-set is an outcome with no details: it goes with the outcomes' set.
+    transition: (id, from, status, fields = {}) =>
+      Object.keys(fields).length === 0
+        ? finishJobs({ id, from, status, details: [] })
+        : stored.transition(id, from, status, fields),
+    setQueueJobId: (id, queueJobId) => setQueueJobIds({ id, queueJobId }),
+    createNotification: (notification, steps, payload, overrides, received, firstStatus) =>
+      createNotifications({ notification, steps, payload, overrides, received, firstStatus }),
+    finish: (id, from, status, details) => finishJobs({ id, from, status, details }),
+    recordDetail: (detail) => recordDetails(detail),
+  };
+}
