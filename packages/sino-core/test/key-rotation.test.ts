@@ -245,7 +245,7 @@ describe('a value under a key no longer configured', () => {
       },
     ]);
     expect(describeUnopened(report)).toBe(
-      `1 sealed values open under none of the configured encryption keys (1 key id ${keyIdOf(KEY_A)}): integration sendgrid-new (sendgrid) of environment ${t.credentials.environmentId}. Add the key they were sealed with to SINO_ENCRYPTION_KEYS_PREVIOUS, or enter them again`,
+      `1 sealed value opens under none of the configured encryption keys (1 key id ${keyIdOf(KEY_A)}): integration sendgrid-new (sendgrid) of environment ${t.credentials.environmentId}. Add the key they were sealed with to SINO_ENCRYPTION_KEYS_PREVIOUS, or enter them again`,
     );
   });
 

@@ -80,7 +80,7 @@ describe('sino:reseal', { timeout: 120_000 }, () => {
         SINO_ENCRYPTION_KEY: CIFRA_A,
       });
       expect(codigo).toBe(1);
-      expect(saida).toContain(`open under none of the configured encryption keys (`);
+      expect(saida).toContain(`values open under none of the configured encryption keys (`);
       expect(saida).toContain(`key id ${keyIdOf(CIFRA_B)}): `);
       expect(saida).toContain("Sino's tombstone-keys");
       expect(saida).toContain(

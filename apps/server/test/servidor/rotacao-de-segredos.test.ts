@@ -214,7 +214,7 @@ describe('a rotation of the secrets, restart by restart', { timeout: 120_000 }, 
       ['v2.Zz9_-Zz9.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA', idDaIntegracao],
     );
     const app = await reiniciar(SEGREDOS_B);
-    const avisos = mensagens(app).filter((l) => l.msg.includes('open under none'));
+    const avisos = mensagens(app).filter((l) => l.msg.includes('under none of the configured'));
     expect(avisos).toHaveLength(1);
     expect(avisos[0]).toMatchObject({ level: 40 });
     const { rows } = await app.banco.executeSql(
@@ -223,7 +223,7 @@ describe('a rotation of the secrets, restart by restart', { timeout: 120_000 }, 
     );
     const [integracao] = rows as { identifier: string; environment_id: string }[];
     expect(avisos[0]!.msg).toBe(
-      `Sino: 1 sealed values open under none of the configured encryption keys (1 key id Zz9_-Zz9): integration ${integracao!.identifier} (sendgrid) of environment ${integracao!.environment_id}. Add the key they were sealed with to SINO_ENCRYPTION_KEYS_PREVIOUS, or enter them again`,
+      `Sino: 1 sealed value opens under none of the configured encryption keys (1 key id Zz9_-Zz9): integration ${integracao!.identifier} (sendgrid) of environment ${integracao!.environment_id}. Add the key they were sealed with to SINO_ENCRYPTION_KEYS_PREVIOUS, or enter them again`,
     );
     const tudo = app.logs.join('\n');
     for (const segredo of [...Object.values(SEGREDOS_A), ...Object.values(SEGREDOS_B), SENDGRID])

@@ -109,5 +109,6 @@ export function describeUnopened(report: ResealReport): string | undefined {
   const counts = [...byKey].map(([key, n]) => `${n} ${key}`).join(', ');
   const named = report.unopened.slice(0, NAMED).map((u) => u.what);
   const more = report.unopened.length - named.length;
-  return `${report.unopened.length} sealed values open under none of the configured encryption keys (${counts}): ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}. Add the key they were sealed with to SINO_ENCRYPTION_KEYS_PREVIOUS, or enter them again`;
+  const n = report.unopened.length;
+  return `${n} sealed ${n === 1 ? 'value opens' : 'values open'} under none of the configured encryption keys (${counts}): ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}. Add the key they were sealed with to SINO_ENCRYPTION_KEYS_PREVIOUS, or enter them again`;
 }
