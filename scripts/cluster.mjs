@@ -163,6 +163,12 @@ const sessionOf = (url) => new URL(url, 'http://balancer').searchParams.get('sid
  */
 async function startBalancer(nodes, port) {
   const proxy = createProxyServer({ xfwd: true, proxyTimeout: 0 });
+  // Errors of a request are handled where it is proxied (below); what comes after (a client or
+  // a node gone mid-write: EPIPE, ECONNRESET) ends that connection only. Without a listener of
+  // its own the library throws them, and the balancer would go down with one socket.
+  proxy.on('error', (_error, _req, socket) => {
+    if (socket && 'destroy' in socket) socket.destroy();
+  });
   /** @type {Map<Pool, number>} */
   const turns = new Map();
   /** Nodes whose /ready failed, or whose port refused a connection, since their last good /ready. */
