@@ -101,7 +101,9 @@ const registroDaExecucao = testRunLog();
 const registrar = (linha: string) => {
   const completa = linha.endsWith('\n') ? linha : `${linha}\n`;
   registroDaExecucao.write(completa);
-  if (/"level":(?:[4-9]\d)/.test(completa)) process.stdout.write(completa);
+  // Warnings and errors, and whatever is not a log line (a crash's stack on standard error).
+  if (!completa.startsWith('{') || /"level":(?:[4-9]\d)/.test(completa))
+    process.stdout.write(completa);
 };
 
 let fecharServidor: () => Promise<void>;

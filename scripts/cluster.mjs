@@ -76,7 +76,12 @@ import { repositoryRoot } from './build-stamp.mjs';
  * @property {() => Promise<void>} close stops every node (SIGTERM, then SIGKILL) and the balancer
  */
 
-const SECRET_NAMES = ['JWT_SECRET', 'SINO_WIDGET_JWT_SECRET', 'SINO_ENCRYPTION_KEY', 'SINO_API_KEY'];
+const SECRET_NAMES = [
+  'JWT_SECRET',
+  'SINO_WIDGET_JWT_SECRET',
+  'SINO_ENCRYPTION_KEY',
+  'SINO_API_KEY',
+];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -367,13 +372,20 @@ export async function startCluster(options) {
       }),
     );
     processes.set(node, { child, exited });
+    /** The last lines it printed, for the error when it does not start. */
+    const last = [];
     for (const stream of [child.stdout, child.stderr]) {
       let rest = '';
       stream.on('data', (chunk) => {
         rest += chunk.toString();
         const lines = rest.split('\n');
         rest = /** @type {string} */ (lines.pop());
-        for (const line of lines) if (line) options.onLine?.(node, line);
+        for (const line of lines) {
+          if (!line) continue;
+          last.push(line);
+          if (last.length > 15) last.shift();
+          options.onLine?.(node, line);
+        }
       });
     }
     const deadline = Date.now() + (options.readyTimeoutMs ?? 180_000);
@@ -385,7 +397,8 @@ export async function startCluster(options) {
       else if (Date.now() > deadline) throw new Error(`${node.name} was not ready in time`);
       else await sleep(100);
     }
-    if (node.state !== 'up') throw new Error(`${node.name} exited before it was ready`);
+    if (node.state !== 'up')
+      throw new Error(`${node.name} exited before it was ready; it said:\n${last.join('\n')}`);
   };
 
   // Nodes are in groups of their own: they must not outlive this process however it ends.
@@ -426,7 +439,8 @@ export async function startCluster(options) {
     await balancer.close();
     rmSync(folder, { recursive: true, force: true });
     // A prefix of its own is this run's alone: its queue and rate-limit keys go with it.
-    if (options.redisUrl && !options.redisPrefix) await removeRedisKeys(options.redisUrl, redisPrefix);
+    if (options.redisUrl && !options.redisPrefix)
+      await removeRedisKeys(options.redisUrl, redisPrefix);
   };
 
   try {
