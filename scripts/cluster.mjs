@@ -5,7 +5,7 @@
 // to the API nodes, round robin, WebSocket upgrades included; in `halves` /v1/ and /socket.io/
 // go to Sino and the rest to Locadora, as a reverse proxy in front of the two would.
 //
-//   node --conditions=source --import tsx scripts/cluster.mjs        # from the sources
+//   node scripts/cluster.mjs            (npm run cluster)             # the sources, through tsx
 //   node scripts/cluster.mjs --built                                  # apps/server/dist
 //   options: --api N --ws N --worker N (2 each) | --halves; --port P (8080; nodes on P+1...);
 //            --fresh (a new database on DATABASE_URL's server, dropped at the end); --verbose
