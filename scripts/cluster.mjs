@@ -192,7 +192,10 @@ async function startBalancer(nodes, port) {
     const sticky = sid ? sessions.get(sid) : undefined;
     if (sticky && usable(sticky)) return sticky;
     const pool = poolOf(url);
-    const candidates = nodes.filter((n) => n.pools.includes(pool) && usable(n));
+    const running = nodes.filter((n) => n.pools.includes(pool) && n.state === 'up');
+    const healthy = running.filter(usable);
+    // None answered its last /ready in time (a busy machine): trying one beats refusing.
+    const candidates = healthy.length > 0 ? healthy : running;
     if (candidates.length === 0) return undefined;
     const turn = turns.get(pool) ?? 0;
     turns.set(pool, turn + 1);
@@ -256,7 +259,7 @@ async function startBalancer(nodes, port) {
         nodes
           .filter((n) => n.pools.length > 0 && n.state === 'up')
           .map(async (node) => {
-            const ok = await fetch(`${node.url}/ready`, { signal: AbortSignal.timeout(2000) })
+            const ok = await fetch(`${node.url}/ready`, { signal: AbortSignal.timeout(5000) })
               .then((r) => r.ok)
               .catch(() => false);
             if (ok) unhealthy.delete(node);
