@@ -29,7 +29,9 @@ export default defineConfig({
   retries: 0,
   // Generous: two browsers, the server and its database share two cores, and error states
   // appear only after the app's own retries (1 s, then 2 s). A failing check still fails.
-  timeout: 60_000,
+  // Twice that with six server processes on the same cores (axe and full-page screenshots are
+  // what slows down; each expectation keeps its own 15 s).
+  timeout: topologia === 'one' ? 60_000 : 120_000,
   expect: { timeout: 15_000 },
   reporter: process.env.CI ? 'line' : [['list']],
   use: {
