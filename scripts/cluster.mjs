@@ -166,7 +166,7 @@ const sessionOf = (url) => new URL(url, 'http://balancer').searchParams.get('sid
  * @param {ClusterNode[]} nodes
  * @param {number} port
  */
-async function startBalancer(nodes, port) {
+export async function startBalancer(nodes, port) {
   const proxy = createProxyServer({ xfwd: true, proxyTimeout: 0 });
   // Errors of a request are handled where it is proxied (below); what comes after (a client or
   // a node gone mid-write: EPIPE, ECONNRESET) ends that connection only. Without a listener of
