@@ -1,6 +1,6 @@
 import { expect, fotografar, novoCliente, test, verificarAcessibilidade } from './apoio.js';
 
-test('notificações: "Enviar Notificação" manda uma para si mesmo; repetida logo, um aviso claro', async ({
+test('notificações: "Enviar Notificação" manda uma para si mesmo; repetida logo, um aviso claro @cluster', async ({
   page,
 }) => {
   const cliente = await novoCliente(page, 'Rita Sineira');
