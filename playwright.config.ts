@@ -11,6 +11,9 @@ if (!existsSync(chromium)) {
   );
 }
 const porta = Number(process.env.E2E_PORT ?? 3100);
+// `one` process (the default), a `cluster` of 2 api + 2 ws + 2 worker processes, or the two
+// `halves` apart, each behind a local balancer on the port (e2e/servidor.ts, decision 039).
+const topologia = process.env.E2E_TOPOLOGY ?? 'one';
 // The server's log lines of this run go here (e2e/servidor.ts) and are scanned for secrets and
 // personal data at the end (e2e/varredura.ts). Made once, in the main process: the workers and
 // the web server inherit it.
@@ -26,7 +29,9 @@ export default defineConfig({
   retries: 0,
   // Generous: two browsers, the server and its database share two cores, and error states
   // appear only after the app's own retries (1 s, then 2 s). A failing check still fails.
-  timeout: 60_000,
+  // Twice that with six server processes on the same cores (axe and full-page screenshots are
+  // what slows down; each expectation keeps its own 15 s).
+  timeout: topologia === 'one' ? 60_000 : 120_000,
   expect: { timeout: 15_000 },
   reporter: process.env.CI ? 'line' : [['list']],
   use: {
@@ -54,8 +59,12 @@ export default defineConfig({
   webServer: {
     command: 'node --conditions=source --import tsx e2e/servidor.ts',
     url: `http://127.0.0.1:${porta}/health`,
-    env: { E2E_PORT: String(porta) },
-    timeout: 180_000,
+    env: { E2E_PORT: String(porta), E2E_TOPOLOGY: topologia },
+    // Six processes from the sources start together on two cores.
+    timeout: topologia === 'one' ? 180_000 : 300_000,
+    // SIGTERM, so the server stops its nodes (processes of their own) and drops its databases;
+    // without it Playwright kills the process group outright.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',

@@ -210,6 +210,9 @@ test('campainha: remover oferece "Desfazer", que devolve o item ao lugar; fechad
   await expect(aviso).toContainText('Mensagem removida');
   const desfazer = aviso.getByRole('button', { name: 'Desfazer' });
   await expect(desfazer).toBeVisible();
+  // The pointer on the note holds its 8 s, which the checks below can outlast on a busy
+  // machine (or a cluster's, more processes on the same cores): nothing may reach Sino meanwhile.
+  await aviso.hover();
   await verificarAcessibilidade(page);
   await fotografarComo(page, 'campainha-remover-desfazer');
   // Nothing was removed in Sino yet.

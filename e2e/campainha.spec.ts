@@ -50,7 +50,7 @@ async function teclarAte(page: Page, alvo: Locator, tecla = 'Tab', maximo = 25) 
   await expect(alvo).toBeFocused();
 }
 
-test('campainha: uma reserva feita pela API sobe a contagem do sino em até 1 s, sem recarregar, e a notificação abre o contrato', async ({
+test('campainha: uma reserva feita pela API sobe a contagem do sino em até 1 s, sem recarregar, e a notificação abre o contrato @cluster', async ({
   page,
 }) => {
   const cliente = await novoCliente(page, 'Bruna Sineira');
@@ -481,7 +481,7 @@ test.describe('vitrine do Sino', () => {
     await fotografarComo(page, 'inbox-pt-BR-escuro');
   });
 
-  test('vitrine: o Sino e o widget do Novu 0.24.2, ambos no React 18, apontados para o mesmo Sino, lado a lado (foto)', async ({
+  test('vitrine: o Sino e o widget do Novu 0.24.2, ambos no React 18, apontados para o mesmo Sino, lado a lado (foto) @cluster', async ({
     page,
   }) => {
     test.skip(

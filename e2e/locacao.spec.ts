@@ -101,7 +101,7 @@ const listaDeReservas = (page: Page) => page.getByRole('list', { name: 'Reservas
 const itemDaLista = (page: Page, texto: string): Locator =>
   listaDeReservas(page).getByRole('button').filter({ hasText: texto });
 
-test('locação: o cliente reserva, altera e exclui; Novo Registro limpa o formulário e a seleção', async ({
+test('locação: o cliente reserva, altera e exclui; Novo Registro limpa o formulário e a seleção @cluster', async ({
   page,
 }) => {
   const cliente = await novoCliente(page, 'Renata Locação');

@@ -1,6 +1,6 @@
 import { expect, fotografar, novoCliente, test, verificarAcessibilidade } from './apoio.js';
 
-test('notificações: "Enviar Notificação" manda uma para si mesmo; repetida logo, um aviso claro', async ({
+test('notificações: "Enviar Notificação" manda uma para si mesmo; repetida logo, um aviso claro @cluster', async ({
   page,
 }) => {
   const cliente = await novoCliente(page, 'Rita Sineira');
@@ -12,13 +12,22 @@ test('notificações: "Enviar Notificação" manda uma para si mesmo; repetida l
 
   // Keyboard only: the button is reachable and works with Enter.
   const botao = page.getByRole('button', { name: 'Enviar Notificação' });
+  const enviada = page.getByRole('status').filter({ hasText: 'Notificação enviada!' });
   await botao.focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('status').filter({ hasText: 'Notificação enviada!' })).toBeVisible();
-  await verificarAcessibilidade(page);
-  await fotografar(page, 'notificacoes-enviada');
+  await expect(enviada).toBeVisible();
 
-  // It reached Sino: the account's feed (read with its own session) has it.
+  // Again at once, well within the 5 s whichever API node answers: refused, said in
+  // Portuguese. (Before anything else: on a busy machine, or with several processes, the
+  // delivery checked below may itself take longer than the 5 s.)
+  await botao.click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'Aguarde 5 segundos entre uma notificação de teste e outra.',
+  );
+  await verificarAcessibilidade(page);
+  await fotografar(page, 'notificacoes-aguarde');
+
+  // It reached Sino once: the account's feed (read with its own session) has it.
   const sessao = await page.evaluate(async (token) => {
     const r = await fetch('/api/me/notificacoes', {
       headers: { authorization: `Bearer ${token}` },
@@ -50,11 +59,11 @@ test('notificações: "Enviar Notificação" manda uma para si mesmo; repetida l
     )
     .toEqual(['Olá, Rita! Esta é uma notificação de teste: o seu sino está funcionando.']);
 
-  // Again at once: refused, said in Portuguese, nothing sent twice.
-  await botao.click();
-  await expect(page.getByRole('alert')).toHaveText(
-    'Aguarde 5 segundos entre uma notificação de teste e outra.',
-  );
+  // Once the 5 s are over, it sends again.
+  await expect(async () => {
+    await botao.click();
+    await expect(enviada).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
   await verificarAcessibilidade(page);
-  await fotografar(page, 'notificacoes-aguarde');
+  await fotografar(page, 'notificacoes-enviada');
 });

@@ -3,6 +3,13 @@
  * the web app (unless E2E_WEB_DIST points at a build), starts a local map-tile server that
  * answers like an OpenStreetMap tile server, and runs the real server on a fresh database
  * (in-memory PGlite, or a new PostgreSQL database when TEST_DATABASE_URL is set).
+ *
+ * E2E_TOPOLOGY chooses how the server runs (decision 039): `one` (the default) is one process
+ * of every role, this one; `cluster` is 2 api + 2 ws + 2 worker processes on one PostgreSQL
+ * (TEST_DATABASE_URL) and one Redis (TEST_SINO_REDIS_URL, or the local one) behind a local
+ * balancer on E2E_PORT (scripts/cluster.mjs), nodes on the ports after it; `halves` is
+ * Locadora and Sino as two processes, each on a database of its own, Locadora reaching Sino
+ * through SINO_URL, behind the same balancer.
  */
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { startCluster } from '../scripts/cluster.mjs';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { abrirBanco, construirApp } from '@locadora/server';
 import { lerConfiguracao } from '@locadora/server/configuracao';
@@ -64,41 +72,81 @@ function iniciarServidorDeTiles(): Promise<number> {
   );
 }
 
-const [pastaDoWeb, portaDosTiles, banco] = await Promise.all([
+const TOPOLOGIA = process.env.E2E_TOPOLOGY ?? 'one';
+if (!['one', 'cluster', 'halves'].includes(TOPOLOGIA))
+  throw new Error(`E2E_TOPOLOGY must be one, cluster or halves, not ${TOPOLOGIA}`);
+
+const [pastaDoWeb, portaDosTiles, banco, bancoDoSino] = await Promise.all([
   construirWeb(),
   iniciarServidorDeTiles(),
   createTestDatabase(),
+  // Apart, each half owns its database.
+  TOPOLOGIA === 'halves' ? createTestDatabase() : undefined,
 ]);
+if (TOPOLOGIA === 'cluster' && !banco.url)
+  throw new Error('E2E_TOPOLOGY=cluster needs PostgreSQL: set TEST_DATABASE_URL.');
 
-const config = lerConfiguracao({
-  PORT: String(PORTA),
-  HOST: '127.0.0.1',
-  // Info and up: every line goes to the run's log folder, scanned for secrets when the run
-  // ends (e2e/varredura.ts); warnings and errors are also shown on the terminal.
+const ajustes = {
+  // Info and up: every line goes to the run's log folder, scanned for secrets and personal
+  // data when the run ends (e2e/varredura.ts); warnings and errors are also shown on the
+  // terminal.
   LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
-  DATA_DIR: join(temporaria, 'dados'),
-  PGLITE_DIR: 'memory://',
-  DATABASE_URL: banco.url,
   WEB_DIST_DIR: pastaDoWeb,
   MAP_TILE_URL: `http://127.0.0.1:${portaDosTiles}/{z}/{x}/{y}.png`,
   // Many tests log in from one address; wrong passwords are tested per e-mail.
   LOGIN_MAX_FAILURES_PER_ADDRESS: '10000',
-});
+};
 const registroDaExecucao = testRunLog();
-const app = await construirApp(config, {
-  banco: () => abrirBanco(config),
-  destinoDosLogs: {
-    write(linha: string) {
-      registroDaExecucao.write(linha);
-      if (/"level":(?:[4-9]\d)/.test(linha)) process.stdout.write(linha);
-    },
-  },
-});
-await app.listen({ port: config.PORT, host: config.HOST });
+/** One log line, from this process (newline included) or from a node of the cluster (without). */
+const registrar = (linha: string) => {
+  const completa = linha.endsWith('\n') ? linha : `${linha}\n`;
+  registroDaExecucao.write(completa);
+  // Warnings and errors, and whatever is not a log line (a crash's stack on standard error).
+  if (!completa.startsWith('{') || /"level":(?:[4-9]\d)/.test(completa))
+    process.stdout.write(completa);
+};
+
+let fecharServidor: () => Promise<void>;
+if (TOPOLOGIA === 'one') {
+  const config = lerConfiguracao({
+    ...ajustes,
+    PORT: String(PORTA),
+    HOST: '127.0.0.1',
+    DATA_DIR: join(temporaria, 'dados'),
+    PGLITE_DIR: 'memory://',
+    DATABASE_URL: banco.url,
+  });
+  const app = await construirApp(config, {
+    banco: () => abrirBanco(config),
+    destinoDosLogs: { write: registrar },
+  });
+  await app.listen({ port: config.PORT, host: config.HOST });
+  fecharServidor = () => app.close();
+} else {
+  const aglomerado = await startCluster({
+    topology: TOPOLOGIA as 'cluster' | 'halves',
+    port: PORTA,
+    firstNodePort: PORTA + 1,
+    databaseUrl: banco.url,
+    sinoDatabaseUrl: bancoDoSino?.url,
+    redisUrl:
+      TOPOLOGIA === 'cluster'
+        ? (process.env.TEST_SINO_REDIS_URL ?? 'redis://127.0.0.1:6379')
+        : undefined,
+    inheritEnv: false,
+    env: ajustes,
+    onLine: (_no, linha) => registrar(linha),
+  });
+  registroDaExecucao.knownSecrets('segredo', Object.values(aglomerado.secrets));
+  console.log(
+    `E2E_TOPOLOGY=${TOPOLOGIA}: ${aglomerado.nodes.map((n) => `${n.name} ${n.port}`).join(', ')}`,
+  );
+  fecharServidor = () => aglomerado.close();
+}
 
 async function encerrar() {
-  await app.close();
-  await banco.drop();
+  await fecharServidor();
+  await Promise.all([banco.drop(), bancoDoSino?.drop()]);
   rmSync(temporaria, { recursive: true, force: true });
   process.exit(0);
 }

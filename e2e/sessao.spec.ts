@@ -36,7 +36,7 @@ test.describe('login (/)', () => {
     await fotografar(page, 'home2-cliente');
   });
 
-  test('keeps the session across a reload and ends it with Sair', async ({ page }) => {
+  test('keeps the session across a reload and ends it with Sair @cluster', async ({ page }) => {
     await entrarComo(page, 'cliente');
     await page.goto('/home2');
     await expect(page.getByRole('heading', { name: /Olá/ })).toBeVisible();

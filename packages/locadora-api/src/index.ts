@@ -3,6 +3,7 @@ import type { Migrations } from '@locadora/db';
 
 export { locadoraApi } from './plugin.js';
 export type { OpcoesLocadora } from './opcoes.js';
+export { criarRepositorios, type Repositorios } from './repositorios.js';
 export { semearDados } from './seed/semear.js';
 
 /** The rental half's migrations, applied at start on PGlite and PostgreSQL alike. */

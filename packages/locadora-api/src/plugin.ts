@@ -36,7 +36,8 @@ const api: FastifyPluginAsync<OpcoesLocadora> = async (app, opcoes) => {
   await app.register(cookie);
   app.decorateRequest('usuario', null);
 
-  const servicos = criarServicos(opcoes, opcoes.repositorios ?? criarRepositorios(opcoes.db));
+  const repositorios = opcoes.repositorios ?? criarRepositorios(opcoes.db);
+  const servicos = criarServicos(opcoes, repositorios);
   const contexto = { servicos, guardas: criarGuardas(servicos.contas) };
   await app.register(rotasDeContas, contexto);
   await app.register(rotasDeVistorias, contexto);
@@ -55,6 +56,7 @@ const api: FastifyPluginAsync<OpcoesLocadora> = async (app, opcoes) => {
     ...contexto,
     sessoes: criarSessoesDoSino(opcoes.sino),
     teste: criarServicoDeTeste({
+      repositorios,
       sino: opcoes.clienteSino,
       agora: opcoes.agora ?? (() => new Date()),
       log: app.log,

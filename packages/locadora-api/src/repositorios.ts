@@ -28,6 +28,10 @@ import {
   type RepositorioVistorias,
 } from './modules/vistorias/repositorio.js';
 import {
+  criarRepositorioEnviosDeTeste,
+  type RepositorioEnviosDeTeste,
+} from './notificacoes/repositorio-envios-de-teste.js';
+import {
   criarRepositorioOutbox,
   type RepositorioOutbox,
 } from './notificacoes/repositorio-outbox.js';
@@ -40,6 +44,7 @@ import {
 export interface Repositorios {
   avaliacoes: RepositorioAvaliacoes;
   contas: RepositorioContas;
+  enviosDeTeste: RepositorioEnviosDeTeste;
   frota: RepositorioFrota;
   infracoes: RepositorioInfracoes;
   locacoes: RepositorioLocacoes;
@@ -60,6 +65,7 @@ export function criarRepositorios(db: Database): Repositorios {
   return {
     avaliacoes: criarRepositorioAvaliacoes(db),
     contas: criarRepositorioContas(db),
+    enviosDeTeste: criarRepositorioEnviosDeTeste(db),
     frota: criarRepositorioFrota(db),
     infracoes: criarRepositorioInfracoes(db),
     locacoes: criarRepositorioLocacoes(db),

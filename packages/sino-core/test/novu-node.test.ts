@@ -2,26 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { Novu } from '@novu/node';
 import { jobs, workflowSteps } from '../src/db/schema.js';
-import { createSinoTestApp, type SinoTestApp } from './harness.js';
+import { startListeningSino, type ListeningSino } from './listening.js';
 import { eventually } from './fixtures.js';
 
 /**
  * The published `@novu/node@0.24.2`, unchanged, against a listening Sino: its events calls
  * (trigger, bulkTrigger, broadcast, cancel) and the subscriber calls a trigger relies on, with
- * what each call did checked on the server (messages, jobs, execution log).
+ * what each call did checked on the server (messages, jobs, execution log). With
+ * TEST_SINO_TOPOLOGY, against the server as many processes behind a balancer (listening.ts).
  */
-let t: SinoTestApp;
+let t: ListeningSino;
 let novu: Novu;
 let backendUrl: string;
 beforeAll(async () => {
-  t = await createSinoTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  backendUrl = `http://127.0.0.1:${address.port}`;
+  t = await startListeningSino();
+  backendUrl = t.url;
   novu = new Novu(t.credentials.apiKey, { backendUrl });
-});
-afterAll(() => t.close());
+}, 300_000);
+afterAll(() => t.close(), 60_000);
 
 let sequence = 0;
 

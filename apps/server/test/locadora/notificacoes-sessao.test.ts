@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { criarServicoDeTeste, criarSessoesDoSino } from '@locadora/api';
+import { criarRepositorios, criarServicoDeTeste, criarSessoesDoSino } from '@locadora/api';
+import { createSinoClient } from '@sino/client';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 
 /**
@@ -99,6 +100,18 @@ describe('POST /api/me/notificacoes/teste', () => {
     expect(deNovo.json().message).toBe(
       'Aguarde 5 segundos entre uma notificação de teste e outra.',
     );
+
+    // Another API node: a service of its own on the same database, sharing no memory with this
+    // one, refuses it too. Had it sent, its Sino (nothing listens there) would answer 503.
+    const outroNo = criarServicoDeTeste({
+      repositorios: criarRepositorios(t.banco.db),
+      sino: createSinoClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'nunca-usada' }),
+      agora: () => new Date(),
+      log: { warn: () => {} },
+    });
+    await expect(
+      outroNo.enviar({ id: cliente.id, nome: 'Joana Teste', email: cliente.email }),
+    ).rejects.toMatchObject({ statusCode: 429 });
   });
 
   // Last: it removes the workflow from this app's Sino.
@@ -122,6 +135,13 @@ describe('POST /api/me/notificacoes/teste', () => {
 describe('without a Sino environment', () => {
   it('the test notification is refused with 503 and a Portuguese message', async () => {
     const servico = criarServicoDeTeste({
+      // Not reached: without Sino nothing is recorded.
+      repositorios: {
+        enviosDeTeste: {
+          registrar: () => Promise.reject(new Error('no database')),
+          esquecer: () => Promise.resolve(),
+        },
+      },
       sino: undefined,
       agora: () => new Date(),
       log: { warn: () => {} },

@@ -93,6 +93,18 @@ export const tentativasDeLogin = locadora.table(
   (t) => [index('tentativas_de_login_fim').on(t.janelaFim)],
 );
 
+/**
+ * When each account last sent itself a test notification ("Enviar Notificação"). One row per
+ * account in the database every node shares, so the wait between two sends holds however many
+ * API processes answer (a map in each process let a second click through on another node).
+ */
+export const enviosDeTeste = locadora.table('envios_de_teste', {
+  idUsuario: integer('id_usuario')
+    .primaryKey()
+    .references(() => usuarios.id, { onDelete: 'cascade' }),
+  enviadoEm: momento('enviado_em').notNull(),
+});
+
 /** Pickup places. */
 export const locais = locadora.table('locais', {
   id: serial('id').primaryKey(),

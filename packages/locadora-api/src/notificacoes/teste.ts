@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SinoClient } from '@sino/client';
 import { ErroLocadora } from '../erros.js';
+import type { Repositorios } from '../repositorios.js';
 import { idDoAssinante } from './entregador.js';
 import type { IdentificadorDeFluxo } from './fluxos.js';
 
@@ -21,14 +22,15 @@ const INDISPONIVEL =
  * "Enviar Notificação" on /notificacoes: a notification to oneself, sent to Sino at once (not
  * through the outbox) so the person learns right away whether it went. One per account every
  * few seconds: a held-down button must not spend the environment's trigger rate, which every
- * business event shares. The limit is per process, enough for a button.
+ * business event shares. The limit holds across nodes: the last send is kept in the database.
  */
 export function criarServicoDeTeste(deps: {
+  repositorios: Pick<Repositorios, 'enviosDeTeste'>;
   sino: SinoClient | undefined;
   agora: () => Date;
   log: { warn(details: object, message: string): void };
 }) {
-  const ultimoEnvio = new Map<number, number>();
+  const envios = deps.repositorios.enviosDeTeste;
   return {
     async enviar(remetente: Remetente): Promise<void> {
       if (!deps.sino)
@@ -36,17 +38,13 @@ export function criarServicoDeTeste(deps: {
           503,
           'As notificações estão indisponíveis no momento: o serviço de notificações não está configurado.',
         );
-      const agora = deps.agora().getTime();
-      const anterior = ultimoEnvio.get(remetente.id);
-      if (anterior !== undefined && agora - anterior < INTERVALO_ENTRE_TESTES_S * 1000)
+      const agora = deps.agora();
+      const desde = new Date(agora.getTime() - INTERVALO_ENTRE_TESTES_S * 1000);
+      if (!(await envios.registrar(remetente.id, agora, desde)))
         throw new ErroLocadora(
           429,
           `Aguarde ${INTERVALO_ENTRE_TESTES_S} segundos entre uma notificação de teste e outra.`,
         );
-      ultimoEnvio.set(remetente.id, agora);
-      // Entries older than the interval say nothing any more.
-      for (const [id, quando] of ultimoEnvio)
-        if (agora - quando >= INTERVALO_ENTRE_TESTES_S * 1000) ultimoEnvio.delete(id);
       let status: number;
       try {
         const resposta = await deps.sino.POST('/v1/events/trigger', {
@@ -65,12 +63,12 @@ export function criarServicoDeTeste(deps: {
         status = resposta.response.status;
       } catch {
         deps.log.warn({ usuario: remetente.id }, 'notificação de teste: Sino não respondeu');
-        ultimoEnvio.delete(remetente.id);
+        await envios.esquecer(remetente.id, agora);
         throw new ErroLocadora(503, INDISPONIVEL);
       }
       if (status < 200 || status >= 300) {
         deps.log.warn({ usuario: remetente.id, status }, 'notificação de teste: Sino recusou');
-        ultimoEnvio.delete(remetente.id);
+        await envios.esquecer(remetente.id, agora);
         throw new ErroLocadora(503, INDISPONIVEL);
       }
     },

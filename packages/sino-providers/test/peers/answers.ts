@@ -6,6 +6,8 @@ export interface PeerAnswer {
   body?: string;
   /** Never answer (the client's timeout must end it). */
   hang?: boolean;
+  /** Answer only after this many milliseconds (a slow provider); HTTP/1.1 peer only. */
+  delayMs?: number;
   /** Close the connection without answering (a network error for the client). */
   drop?: boolean;
 }

@@ -21,6 +21,8 @@ export interface Received extends RecordedBody {
   form(): URLSearchParams;
   /** A `multipart/form-data` body, parsed by the platform's own parser. */
   formData(): Promise<FormData>;
+  /** The client closed the connection before the answer (it gave up, or its process died). */
+  readonly abandoned: boolean;
 }
 
 export interface HttpPeer {
@@ -47,6 +49,8 @@ export async function startHttpPeer(): Promise<HttpPeer> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      let abandoned = false;
+      res.once('close', () => (abandoned = !res.writableFinished));
       const received: Received = {
         method: req.method ?? '',
         path: req.url ?? '/',
@@ -60,6 +64,9 @@ export async function startHttpPeer(): Promise<HttpPeer> {
             headers: { 'content-type': String(req.headers['content-type']) },
             body,
           }).formData(),
+        get abandoned() {
+          return abandoned;
+        },
       };
       requests.push(received);
       const answer = answers.next(received);
@@ -69,8 +76,13 @@ export async function startHttpPeer(): Promise<HttpPeer> {
         return;
       }
       const { headers, payload } = payloadOf(answer);
-      res.writeHead(answer.status ?? 200, headers);
-      res.end(payload);
+      const send = () => {
+        if (res.destroyed) return;
+        res.writeHead(answer.status ?? 200, headers);
+        res.end(payload);
+      };
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
