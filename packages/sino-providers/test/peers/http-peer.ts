@@ -23,6 +23,10 @@ export interface Received extends RecordedBody {
   formData(): Promise<FormData>;
   /** The client closed the connection before the answer (it gave up, or its process died). */
   readonly abandoned: boolean;
+  /** When the request had arrived whole (`Date.now()`). */
+  readonly receivedAt: number;
+  /** When its answer was sent; undefined while held, or never answered. */
+  readonly answeredAt: number | undefined;
 }
 
 export interface HttpPeer {
@@ -50,6 +54,7 @@ export async function startHttpPeer(): Promise<HttpPeer> {
       const body = Buffer.concat(chunks);
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       let abandoned = false;
+      let answeredAt: number | undefined;
       res.once('close', () => (abandoned = !res.writableFinished));
       const received: Received = {
         method: req.method ?? '',
@@ -67,6 +72,10 @@ export async function startHttpPeer(): Promise<HttpPeer> {
         get abandoned() {
           return abandoned;
         },
+        receivedAt: Date.now(),
+        get answeredAt() {
+          return answeredAt;
+        },
       };
       requests.push(received);
       const answer = answers.next(received);
@@ -78,6 +87,7 @@ export async function startHttpPeer(): Promise<HttpPeer> {
       const { headers, payload } = payloadOf(answer);
       const send = () => {
         if (res.destroyed) return;
+        answeredAt = Date.now();
         res.writeHead(answer.status ?? 200, headers);
         res.end(payload);
       };
