@@ -108,13 +108,23 @@ describe('GET /v1/sandbox/outbox', () => {
   });
 
   it('marks the messages sent through the sandbox', async () => {
-    const r = await t.api('GET', '/v1/messages?transactionId=tx-sandbox');
-    expect(r.statusCode).toBe(200);
-    const sent = (r.json().data as Record<string, unknown>[]).map((m) => [
-      m['channel'],
-      m['providerId'],
-      m['deliveryStatus'],
-    ]);
+    // The outbox holds a copy once the sandbox took it; the message rows' outcomes are written
+    // after, with other steps' (decision 036): waited for, not assumed.
+    const sentMessages = async () => {
+      const r = await t.api('GET', '/v1/messages?transactionId=tx-sandbox');
+      expect(r.statusCode).toBe(200);
+      return (r.json().data as Record<string, unknown>[]).map((m) => [
+        m['channel'],
+        m['providerId'],
+        m['deliveryStatus'],
+      ]);
+    };
+    let sent = await sentMessages();
+    for (const until = Date.now() + 10_000; Date.now() < until;) {
+      if (sent.filter((m) => m[2] === 'sent').length >= 2) break;
+      await new Promise((res) => setTimeout(res, 50));
+      sent = await sentMessages();
+    }
     expect(sent.sort()).toEqual([
       ['email', 'novu-email', 'sent'],
       ['sms', 'novu-sms', 'sent'],
