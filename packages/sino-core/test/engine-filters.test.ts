@@ -155,7 +155,8 @@ describe('step filters on each source, in the engine', () => {
   it('previousStep: a reminder only when the first message is still unread', async () => {
     const name = await workflow([
       { uuid: 'first', template: { type: 'in_app', content: 'first' } },
-      { template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'seconds' } },
+      // Time to read the first message, once it shows, before the reminder's step looks.
+      { template: { type: 'delay' }, metadata: { type: 'regular', amount: 5, unit: 'seconds' } },
       {
         ...guarded([{ on: 'previousStep', step: 'first', stepType: 'unread' }], 'reminder'),
         uuid: 'reminder',
@@ -164,9 +165,10 @@ describe('step filters on each source, in the engine', () => {
     const token = await t.session('f-reader');
     await trigger({ name, to: 'f-reader', transactionId: 'f-prev-read' });
     await trigger({ name, to: 'f-reader', transactionId: 'f-prev-unread' });
-    // Read the first message of one transaction while the delay runs.
+    // Read the first message of one transaction while the delay runs (a cold, busy machine may
+    // take seconds to run the first step; the delay starts once its message shows).
     let messageId: string | undefined;
-    const until = Date.now() + 5000;
+    const until = Date.now() + 15000;
     while (!messageId && Date.now() < until) {
       const feed = await t.widget('GET', '/notifications/feed', { token });
       messageId = (feed.json().data as { _id: string; transactionId: string }[]).find(
