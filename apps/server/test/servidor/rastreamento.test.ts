@@ -102,7 +102,9 @@ const atributo = (span: Span, chave: string) => {
   return valor?.stringValue ?? valor?.intValue;
 };
 
-describe('traces', () => {
+// Each test starts a whole server (Sino and Locadora) and waits for a delivery: a busy CI run
+// took 30 s for one.
+describe('traces', { timeout: 90_000 }, () => {
   it('are off, and the SDK not loaded, without an OTLP endpoint', async () => {
     expect(destinoDosRastros(lerConfiguracao({}))).toBeUndefined();
     expect(await iniciarRastreamento(lerConfiguracao({}))).toBeUndefined();
