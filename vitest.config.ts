@@ -23,7 +23,9 @@ export default defineConfig({
       'scripts/test/**/*.test.ts',
     ],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A file's app starts in its beforeAll (migrations of both halves, Sino's bootstrap, the
+    // re-seal check): on a busy two-core machine that took over 60 s.
+    hookTimeout: 120_000,
     // Every test app's log lines go to one folder per run, scanned at the end for secrets and
     // personal data: a finding fails the run (apps/server/test/varredura-da-execucao.ts).
     globalSetup: ['apps/server/test/varredura-da-execucao.ts'],
