@@ -19,7 +19,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { parHttp, parSmtp, type Par } from './pares.js';
+import { ambienteDeEntregas, parHttp, parSmtp, type Par } from './pares.js';
 import { criarBanco, iniciarServidor, pararServidor } from './servidor.js';
 
 const SERVIDOR = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -78,15 +78,7 @@ async function main() {
       porta: PORTA,
       databaseUrl: banco.url,
       dataDir,
-      env: {
-        SINO_RATE_LIMIT_TRIGGERS: '1000000',
-        SINO_RATE_LIMIT_GENERAL: '1000000',
-        SEED_DEMO_ACCOUNTS: 'false',
-        DATABASE_POOL_MAX: '20',
-        SINO_PROVIDER_BASE_URLS: JSON.stringify({ sendgrid: `http://127.0.0.1:${http.porta}` }),
-        // The Custom SMTP integration's host is the local SMTP peer (decision 024).
-        SINO_PROVIDER_ALLOWED_NETWORKS: '127.0.0.1',
-      },
+      env: ambienteDeEntregas(http),
     });
     const { apiKey } = JSON.parse(
       readFileSync(join(dataDir, 'sino-development.json'), 'utf8'),

@@ -82,3 +82,19 @@ export async function parSmtp(): Promise<Par> {
     fechar: () => new Promise((r) => server.close(() => r())),
   };
 }
+
+/**
+ * The server's settings for a delivery bench: no rate limit in the way, no demo accounts, a
+ * pool for the worker's sets, SendGrid's base URL at the local HTTP peer, and the loopback
+ * allowed for the Custom SMTP integration's host (the local SMTP peer, decision 024).
+ */
+export function ambienteDeEntregas(http: Par): Record<string, string> {
+  return {
+    SINO_RATE_LIMIT_TRIGGERS: '1000000',
+    SINO_RATE_LIMIT_GENERAL: '1000000',
+    SEED_DEMO_ACCOUNTS: 'false',
+    DATABASE_POOL_MAX: '20',
+    SINO_PROVIDER_BASE_URLS: JSON.stringify({ sendgrid: `http://127.0.0.1:${http.porta}` }),
+    SINO_PROVIDER_ALLOWED_NETWORKS: '127.0.0.1',
+  };
+}

@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { MS_POR_TICK, processosDoPostgres, ticksDe } from './cpu.js';
-import { parHttp, parSmtp, type Par } from './pares.js';
+import { ambienteDeEntregas, parHttp, parSmtp, type Par } from './pares.js';
 import { criarBanco, iniciarServidor, pararServidor } from './servidor.js';
 
 const SERVIDOR = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -357,15 +357,7 @@ async function main() {
       porta: PORTA,
       databaseUrl: banco.url,
       dataDir,
-      env: {
-        SINO_RATE_LIMIT_TRIGGERS: '1000000',
-        SINO_RATE_LIMIT_GENERAL: '1000000',
-        SEED_DEMO_ACCOUNTS: 'false',
-        DATABASE_POOL_MAX: '20',
-        SINO_PROVIDER_BASE_URLS: JSON.stringify({ sendgrid: `http://127.0.0.1:${http.porta}` }),
-        // The Custom SMTP integration's host is the local SMTP peer (decision 024).
-        SINO_PROVIDER_ALLOWED_NETWORKS: '127.0.0.1',
-      },
+      env: ambienteDeEntregas(http),
     });
     const cred = JSON.parse(
       readFileSync(join(dataDir, 'sino-development.json'), 'utf8'),
