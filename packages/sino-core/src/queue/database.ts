@@ -248,10 +248,7 @@ class DatabaseJobQueue<T> implements JobQueue<T> {
     this.#assertOpen();
     if (!UUID.test(jobId)) return false;
     // Only a job that has not started is removed; a running one finishes.
-    const { rows } = await this.#executeSql(
-      `delete from sino.queue_jobs where queue = $1 and id = $2 and state = 'waiting' returning id`,
-      [this.name, jobId],
-    );
+    const { rows } = await this.#executeSql(CANCEL_STATEMENT, [this.name, jobId]);
     return rows.length > 0;
   }
 
@@ -567,6 +564,11 @@ const STATS_STATEMENT = `
  * A failed attempt of an active job: it waits its backoff for the next attempt (fixed, or
  * doubling from the second retry on), or, with no retry left, ends failed and is kept `$4`
  * seconds. One job by primary key, so a cached plan cannot go astray.
+ *
+ * A statement that names its jobs by id tests their state as `(state = …) is true`: the same for
+ * a NOT NULL column, but it matches no partial index, so the planner takes the primary key
+ * instead of reading every active (or waiting) job through `queue_jobs_lease` (`_due`),
+ * which it otherwise prefers whatever its statistics say (decision 040, migration 0008).
  */
 const FAIL_STATEMENT = `
   update sino.queue_jobs set
@@ -580,7 +582,7 @@ const FAIL_STATEMENT = `
     last_error = $3,
     finished_at = case when attempts > retry_limit then now() end,
     keep_until = case when attempts > retry_limit then now() + $4 * interval '1 second' end
-  where queue = $1 and id = $2 and state = 'active'`;
+  where queue = $1 and id = $2 and (state = 'active') is true`;
 
 /**
  * Active jobs `$2` of queue `$1` back to waiting, at their old due time (ahead of later jobs).
@@ -598,7 +600,19 @@ const HAND_BACK_STATEMENT = `
     finished_at = case when $3 and attempts > retry_limit then now() end,
     keep_until = case when $3 and attempts > retry_limit
       then now() + $4 * interval '1 second' end
-  where queue = $1 and id = any($2::uuid[]) and state = 'active'`;
+  where queue = $1 and id = any($2::uuid[]) and (state = 'active') is true`;
+
+/** A job not started yet, removed (a running one finishes). */
+const CANCEL_STATEMENT = `
+  delete from sino.queue_jobs where queue = $1 and id = $2 and (state = 'waiting') is true
+  returning id`;
+
+/** The statements that name their jobs by id, for the test that reads their plans. */
+export const JOB_BY_ID_STATEMENTS = {
+  fail: FAIL_STATEMENT,
+  handBack: HAND_BACK_STATEMENT,
+  cancel: CANCEL_STATEMENT,
+} as const;
 
 /** What is kept of a failed attempt's error: its message, for whoever looks at the job. */
 function errorText(error: unknown): string {

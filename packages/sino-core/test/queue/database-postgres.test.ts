@@ -4,6 +4,7 @@ import { openDatabase, type DatabaseHandle } from '@locadora/db';
 import { createTestDatabase } from '@locadora/db/testing';
 import { sinoMigrations } from '../../src/index.js';
 import { openDatabaseQueue, type JobQueue } from '../../src/queue/index.js';
+import { JOB_BY_ID_STATEMENTS } from '../../src/queue/database.js';
 import { queueContract } from './contract.js';
 import { databaseClaims } from './database-claims.js';
 import { databaseLeases } from './database-leases.js';
@@ -185,9 +186,49 @@ describe.runIf(server)('database queue on PostgreSQL', () => {
         // job the queue keeps.
         expect(plan, marker).not.toMatch(/Bitmap|Seq Scan/);
       }
+      // A completion and a renewal name their jobs: the primary key, not the lease index,
+      // which would read every active job and every dead version of one (decision 040).
+      for (const marker of ["SET state = 'completed'", 'SET locked_until = now()'])
+        expect(
+          plans.find((p) => p.includes(marker)),
+          marker,
+        ).toMatch(/Index Scan using queue_jobs_queue_id_pk on/);
       await queue.stop();
     } finally {
       await observer.end();
+      await storage.close();
+    }
+  });
+  it('reaches a job named by id through the primary key, never through a partial index', async () => {
+    const storage = await migratedDatabase();
+    const client = new pg.Client({ connectionString: storage.url });
+    try {
+      await client.connect();
+      // Statistics taken while the queue was idle (finished jobs kept for their retention, none
+      // active), then a burst: the partial indexes then look cheapest to the planner.
+      await client.query(`
+        insert into sino.queue_jobs (queue, id, state, retry_limit, keep_until)
+        select 'plan', gen_random_uuid(), 'completed', 3, now() + interval '12 hours'
+        from generate_series(1, 20000) g`);
+      await client.query('analyze sino.queue_jobs');
+      await client.query(`
+        insert into sino.queue_jobs (queue, id, state, retry_limit, locked_until)
+        select 'plan', gen_random_uuid(), case when g <= 500 then 'active' else 'waiting' end, 3,
+          case when g <= 500 then now() + interval '10 seconds' end
+        from generate_series(1, 1000) g`);
+      const id = '00000000-0000-4000-8000-000000000001';
+      const cases: [string, unknown[]][] = [
+        [JOB_BY_ID_STATEMENTS.fail, ['plan', id, 'error', 60]],
+        [JOB_BY_ID_STATEMENTS.handBack, ['plan', [id], true, 60]],
+        [JOB_BY_ID_STATEMENTS.cancel, ['plan', id]],
+      ];
+      for (const [sql, params] of cases) {
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(`explain ${sql}`, params);
+        const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect(plan, sql).toMatch(/Index Scan using queue_jobs_queue_id_pk on/);
+      }
+    } finally {
+      await client.end();
       await storage.close();
     }
   });
