@@ -470,6 +470,13 @@ async function estatisticasDasTabelas(banco: pg.Client) {
      from pg_stat_user_tables where schemaname = 'sino' order by seq_tup_read + coalesce(idx_tup_fetch, 0) desc limit 10`,
   );
   console.table(rows);
+  // Per index: an index read far more often than its table's rows change is a plan gone astray
+  // (decision 040 found the completions reading the lease index this way).
+  const indices = await banco.query(
+    `select relname, indexrelname, idx_scan, idx_tup_read, idx_tup_fetch
+     from pg_stat_user_indexes where schemaname = 'sino' order by idx_tup_read desc limit 12`,
+  );
+  console.table(indices.rows);
 }
 
 function relatar(medidas: Medida[], inicio: string) {
