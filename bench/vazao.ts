@@ -419,8 +419,11 @@ async function main() {
         medidas.push({ fase: 'pgbench', itens: 0, porSegundo: pgbenchTps, problemas: [] });
         await cliente.query('checkpoint');
       }
-      if (FASES.includes('in-app')) medidas.push(await faseEmApp(cred, cliente, cpu));
-      if (process.env.BENCH_TABLE_STATS) await estatisticasDasTabelas(cliente);
+      if (FASES.includes('in-app')) {
+        await zerarEstatisticas(cliente);
+        medidas.push(await faseEmApp(cred, cliente, cpu));
+        await estatisticasDasTabelas(cliente, 'in-app');
+      }
       const remetente = { from: 'reservas@locadora.example', senderName: 'Locadora' };
       const integracoes = {
         http: { providerId: 'sendgrid', credentials: { apiKey: 'SG.bench', ...remetente } },
@@ -444,7 +447,9 @@ async function main() {
           cred.apiKey,
         );
         await api('POST', `/v1/integrations/${criada.data._id}/set-primary`, {}, cred.apiKey);
+        await zerarEstatisticas(cliente);
         medidas.push(await faseEmail(fase, fase === 'http' ? http : smtp, cred, cliente, cpu));
+        await estatisticasDasTabelas(cliente, fase);
         await api('PUT', `/v1/integrations/${criada.data._id}`, { active: false }, cred.apiKey);
       }
       for (const m of medidas)
@@ -463,8 +468,17 @@ async function main() {
   relatar(medidas, inicioUptime ?? 'not read');
 }
 
+/** The statistics counters from zero, so each phase's reads are its own (BENCH_TABLE_STATS=1). */
+async function zerarEstatisticas(banco: pg.Client) {
+  if (process.env.BENCH_TABLE_STATS) await banco.query('select pg_stat_reset()');
+}
+
 /** Which tables were read how (BENCH_TABLE_STATS=1): a sequential scan that grows shows here. */
-async function estatisticasDasTabelas(banco: pg.Client) {
+async function estatisticasDasTabelas(banco: pg.Client, fase: string) {
+  if (!process.env.BENCH_TABLE_STATS) return;
+  // The counters reach the views when a backend reports them (at most every 0.5 s idle).
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  console.log(`${fase}: reads per table and index`);
   const { rows } = await banco.query(
     `select relname, seq_scan, seq_tup_read, idx_scan, idx_tup_fetch, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_dead_tup
      from pg_stat_user_tables where schemaname = 'sino' order by seq_tup_read + coalesce(idx_tup_fetch, 0) desc limit 10`,

@@ -325,8 +325,15 @@ describe(`kill -9 of a node: ${queueLabel} on ${storageLabel}`, () => {
       const sent = new Map<string, string[]>();
       for (const request of emailPeer.requests) {
         const [to] = request.json<{ to: string[] }>().to;
-        sent.set(to!, [...(sent.get(to!) ?? []), String(request.headers['idempotency-key'])]);
+        // Every attempt carries Sino's message id as the key (a request without one would make
+        // "the same key twice" hold for nothing).
+        const key = request.headers['idempotency-key'];
+        expect(key, `idempotency key of the e-mail to ${to}`).toMatch(/^[0-9a-f]{24}$/);
+        sent.set(to!, [...(sent.get(to!) ?? []), String(key)]);
       }
+      // One key per e-mail: two e-mails never share one (a provider would drop the second).
+      const firstKeys = [...sent.values()].map((keys) => keys[0]);
+      expect(new Set(firstKeys).size).toBe(firstKeys.length);
       expect([...emails.values()].filter((to) => !sent.has(to))).toEqual([]);
       const duplicated = [...sent.values()].filter((keys) => keys.length > 1);
       console.info(
