@@ -1357,6 +1357,7 @@ export interface paths {
                                 credentials: {
                                     [key: string]: unknown;
                                 };
+                                credentialsError?: string;
                                 deleted: boolean;
                                 deletedAt: string | null;
                                 deletedBy: string | null;
@@ -1495,6 +1496,7 @@ export interface paths {
                                 credentials: {
                                     [key: string]: unknown;
                                 };
+                                credentialsError?: string;
                                 deleted: boolean;
                                 deletedAt: string | null;
                                 deletedBy: string | null;
@@ -1626,6 +1628,7 @@ export interface paths {
                                 credentials: {
                                     [key: string]: unknown;
                                 };
+                                credentialsError?: string;
                                 deleted: boolean;
                                 deletedAt: string | null;
                                 deletedBy: string | null;
@@ -2007,6 +2010,7 @@ export interface paths {
                                 credentials: {
                                     [key: string]: unknown;
                                 };
+                                credentialsError?: string;
                                 deleted: boolean;
                                 deletedAt: string | null;
                                 deletedBy: string | null;
@@ -2143,6 +2147,7 @@ export interface paths {
                                 credentials: {
                                     [key: string]: unknown;
                                 };
+                                credentialsError?: string;
                                 deleted: boolean;
                                 deletedAt: string | null;
                                 deletedBy: string | null;
@@ -2425,6 +2430,7 @@ export interface paths {
                                 credentials: {
                                     [key: string]: unknown;
                                 };
+                                credentialsError?: string;
                                 deleted: boolean;
                                 deletedAt: string | null;
                                 deletedBy: string | null;

@@ -218,10 +218,20 @@ describe('a value under a key no longer configured', () => {
       .where(eq(integrations.id, newId));
   });
 
-  it('answers an error naming the integration and the key id, never a secret', async () => {
+  it('is listed with the others, its credentials empty and why named (key id, never a secret)', async () => {
     const r = await t.api('GET', '/v1/integrations');
-    expect(r.statusCode).toBe(500);
-    const message = r.json<{ message: string }>().message;
+    expect(r.statusCode).toBe(200);
+    const listed = r.json<{
+      data: { _id: string; credentials: Record<string, unknown>; credentialsError?: string }[];
+    }>().data;
+    // The other integration answers as usual: one value that cannot be opened takes nothing
+    // else down, and whoever fixes it finds it in the list.
+    const other = listed.find((i) => i._id !== newId)!;
+    expect(other.credentialsError).toBeUndefined();
+    expect(Object.keys(other.credentials).length).toBeGreaterThan(0);
+    const unopened = listed.find((i) => i._id === newId)!;
+    expect(unopened.credentials).toEqual({});
+    const message = unopened.credentialsError!;
     expect(message).toBe(
       `Cannot open the credentials of integration sendgrid-new (sendgrid, id ${newId}): it was sealed under an encryption key this server does not have (key id ${keyIdOf(KEY_A)}); add that key to SINO_ENCRYPTION_KEYS_PREVIOUS, or enter the value again`,
     );

@@ -6,6 +6,7 @@ import { providerById } from '@sino/providers';
 import type { SinoContext } from '../../context.js';
 import type { Scope } from '../subscribers/service.js';
 import { serverErrors, text } from '../subscribers/schemas.js';
+import { isUnopenable } from '../../secret-box.js';
 import { maskCredentials } from './credentials.js';
 import type { Integration } from './repository.js';
 import type { IntegrationService } from './service.js';
@@ -60,6 +61,12 @@ const integrationWire = z.object({
   conditions: z.array(z.unknown()),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * Beyond Novu, only when the stored credentials open under none of the server's encryption
+   * keys: why, naming the key id (decision 038). `credentials` is then empty, and the rest of
+   * the list still answers, so whoever fixes it sees it and can enter the values again.
+   */
+  credentialsError: z.string().optional(),
 });
 
 const activeWire = integrationWire.extend({ selected: z.boolean() });
@@ -73,7 +80,26 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
   const service: IntegrationService = ctx.services.integrations;
   const tags = ['Integrations'];
 
-  const toWire = (i: Integration) => ({
+  /** The masked credentials, or why they cannot be read (logged, as the error handler does). */
+  const credentialsOf = (request: FastifyRequest, i: Integration) => {
+    try {
+      return {
+        credentials: maskCredentials(
+          providerById(i.channel, i.providerId),
+          service.credentialsOf(i),
+        ),
+      };
+    } catch (error) {
+      if (!isUnopenable(error)) throw error;
+      request.log.error(
+        { err: { type: error.name, message: error.message } },
+        'sealed value not opened',
+      );
+      return { credentials: {}, credentialsError: error.message };
+    }
+  };
+
+  const toWire = (request: FastifyRequest, i: Integration) => ({
     _id: i.id,
     _environmentId: i.environmentId,
     _organizationId: i.organizationId,
@@ -81,7 +107,7 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
     identifier: i.identifier,
     providerId: i.providerId,
     channel: i.channel,
-    credentials: maskCredentials(providerById(i.channel, i.providerId), service.credentialsOf(i)),
+    ...credentialsOf(request, i),
     active: i.active,
     deleted: i.deletedAt !== null,
     deletedAt: i.deletedAt?.toISOString() ?? null,
@@ -102,7 +128,9 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
         response: { 200: z.object({ data: z.array(integrationWire) }), ...serverErrors() },
       },
     },
-    async (request) => ({ data: (await service.list(scopeOf(request))).map(toWire) }),
+    async (request) => ({
+      data: (await service.list(scopeOf(request))).map((i) => toWire(request, i)),
+    }),
   );
 
   r.get(
@@ -116,7 +144,7 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
     },
     async (request) => ({
       data: (await service.active(scopeOf(request))).map((i) => ({
-        ...toWire(i),
+        ...toWire(request, i),
         selected: i.selected,
       })),
     }),
@@ -160,7 +188,7 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
     },
     async (request, reply) => {
       const created = await service.create(scopeOf(request), request.body);
-      return reply.code(201).send({ data: toWire(created) });
+      return reply.code(201).send({ data: toWire(request, created) });
     },
   );
 
@@ -178,6 +206,7 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
     },
     async (request) => ({
       data: toWire(
+        request,
         await service.update(scopeOf(request), request.params.integrationId, request.body),
       ),
     }),
@@ -194,7 +223,10 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
       },
     },
     async (request) => ({
-      data: toWire(await service.setPrimary(scopeOf(request), request.params.integrationId)),
+      data: toWire(
+        request,
+        await service.setPrimary(scopeOf(request), request.params.integrationId),
+      ),
     }),
   );
 
@@ -228,7 +260,9 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
       },
     },
     async (request) => ({
-      data: (await service.remove(scopeOf(request), request.params.integrationId)).map(toWire),
+      data: (await service.remove(scopeOf(request), request.params.integrationId)).map((i) =>
+        toWire(request, i),
+      ),
     }),
   );
 };
