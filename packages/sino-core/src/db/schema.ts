@@ -506,6 +506,9 @@ export const messages = sino.table(
       .on(t.subscriberId, t.snoozedUntil, t.id.desc())
       .where(sql`${t.channel} = 'in_app' and not ${t.deleted} and ${t.snoozedUntil} is not null`),
     index('messages_environment_transaction').on(t.environmentId, t.transactionId),
+    // A step filter on a previous step's message (read, seen) finds it within its notification;
+    // without this each such filter read the whole table.
+    index('messages_notification').on(t.notificationId),
     // A job sends one message: a job run again after a crash (at-least-once) finds it sent.
     uniqueIndex('messages_job').on(t.jobId),
     // Delivery webhooks find their message by the provider's id.

@@ -67,6 +67,19 @@ export const claimKey = (environmentId: string, transactionId: string) =>
 export const FINAL_STATUSES: JobStatus[] = ['completed', 'failed', 'canceled', 'merged', 'skipped'];
 
 /** The SQL of the workflow engine: workflows as triggers see them, jobs, execution details. */
+/**
+ * The message an earlier step sent in a notification (a previous-step filter): through
+ * `messages_notification` (migration 0009), which the plan test checks.
+ */
+export function messageOfStepQuery(db: Database, notificationId: string, stepUuid: string) {
+  return db
+    .select({ seen: messages.seen, read: messages.read })
+    .from(messages)
+    .innerJoin(workflowSteps, eq(workflowSteps.id, messages.stepId))
+    .where(and(eq(messages.notificationId, notificationId), eq(workflowSteps.uuid, stepUuid)))
+    .limit(1);
+}
+
 export function createEngineRepository(db: Database) {
   // The statements every trigger runs are prepared (built once here, parsed and planned once
   // per connection by PostgreSQL), on first use by this repository.
@@ -181,12 +194,7 @@ export function createEngineRepository(db: Database) {
 
     /** Seen and read of the message an earlier step (by uuid) sent in this notification. */
     async messageOfStep(notificationId: string, stepUuid: string) {
-      const [m] = await db
-        .select({ seen: messages.seen, read: messages.read })
-        .from(messages)
-        .innerJoin(workflowSteps, eq(workflowSteps.id, messages.stepId))
-        .where(and(eq(messages.notificationId, notificationId), eq(workflowSteps.uuid, stepUuid)))
-        .limit(1);
+      const [m] = await messageOfStepQuery(db, notificationId, stepUuid);
       return m ?? null;
     },
 

@@ -1,0 +1,1 @@
+CREATE INDEX "messages_notification" ON "sino"."messages" USING btree ("notification_id");
