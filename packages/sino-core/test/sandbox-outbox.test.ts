@@ -170,10 +170,13 @@ describe('retention', () => {
       .insert(sandboxOutbox)
       .values({ ...old, createdAt: new Date(Date.now() - 8 * 24 * 60 * 60 * 1000) });
     const queued: { delayMs?: number; dedupeKey?: string }[] = [];
+    const tasks: unknown[] = [];
     const now = Date.now();
     const retention = createSandboxRetention({
       repo: t.app.sino.deliveries,
-      scheduler: { enqueue: async (_task, options) => (queued.push(options), 'job') },
+      scheduler: {
+        enqueue: async (task, options) => (tasks.push(task), queued.push(options), 'job'),
+      },
       now: () => now,
     });
     // Eight days old is past retention; today's mail is not.
@@ -187,6 +190,22 @@ describe('retention', () => {
     const next = (Math.floor(now / hour) + 1) * hour;
     expect(queued[0]).toEqual({ delayMs: next - now, dedupeKey: `purge-sandbox:${next}` });
     expect(queued[1]).toEqual(queued[0]);
+    expect(tasks[0]).toEqual({ kind: 'purge-sandbox', slot: next });
+  });
+
+  it('queues the hour after its own, though it runs early by the node clock', async () => {
+    const hour = 60 * 60 * 1000;
+    const slot = (Math.floor(Date.now() / hour) + 1) * hour;
+    const queued: { delayMs?: number; dedupeKey?: string }[] = [];
+    // Due at `slot` by the database's clock, taken by a node whose clock is 300 ms behind: by
+    // that clock alone the next hour would be `slot` again, the key this task itself holds.
+    const retention = createSandboxRetention({
+      repo: t.app.sino.deliveries,
+      scheduler: { enqueue: async (_task, options) => (queued.push(options), 'job') },
+      now: () => slot - 300,
+    });
+    await retention.run({ kind: 'purge-sandbox', slot });
+    expect(queued).toEqual([{ delayMs: hour + 300, dedupeKey: `purge-sandbox:${slot + hour}` }]);
   });
 
   it.skipIf(process.env.TEST_SINO_REDIS_URL)(

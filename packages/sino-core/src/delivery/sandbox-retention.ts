@@ -5,9 +5,14 @@ export const SANDBOX_RETENTION_DAYS = 7;
 /** How often the outbox is trimmed. */
 const EVERY_MS = 60 * 60 * 1000;
 
-/** The queue task that trims the sandbox outbox and schedules the next trim. */
+/**
+ * The queue task that trims the sandbox outbox and schedules the next trim. `slot` names the
+ * hour it was queued for (absent in tasks queued before it existed): the next trim is queued
+ * for the hour after it, whatever the clocks say.
+ */
 export interface PurgeSandboxTask {
   kind: 'purge-sandbox';
+  slot?: number;
 }
 
 /** The slice of the queue the retention uses. */
@@ -29,21 +34,25 @@ export function createSandboxRetention(deps: {
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
-  const scheduleNext = () => {
-    const next = (Math.floor(now() / EVERY_MS) + 1) * EVERY_MS;
+  // The hour after `after` and after now. A task falls due by the database's clock; run by a
+  // node whose clock is a little behind, "the next hour" by that clock alone would be the
+  // task's own hour, whose dedupe key is taken by the task itself: the chain would stop.
+  const scheduleNext = (after = 0) => {
+    const next =
+      Math.max(Math.floor(now() / EVERY_MS) + 1, Math.floor(after / EVERY_MS) + 1) * EVERY_MS;
     return deps.scheduler.enqueue(
-      { kind: 'purge-sandbox' },
-      { delayMs: next - now(), dedupeKey: `purge-sandbox:${next}` },
+      { kind: 'purge-sandbox', slot: next },
+      { delayMs: Math.max(0, next - now()), dedupeKey: `purge-sandbox:${next}` },
     );
   };
   return {
     /** At start: makes sure the next trim is queued. */
-    start: scheduleNext,
+    start: () => scheduleNext(),
     /** The task: deletes what is past retention, then queues the next trim. */
-    async run(_task: PurgeSandboxTask): Promise<number> {
+    async run(task: PurgeSandboxTask): Promise<number> {
       const before = new Date(now() - SANDBOX_RETENTION_DAYS * 24 * 60 * 60 * 1000);
       const removed = await deps.repo.purgeSandbox(before);
-      await scheduleNext();
+      await scheduleNext(task.slot);
       return removed;
     },
   };
