@@ -483,13 +483,15 @@ export function createEngineRepository(db: Database) {
     },
 
     async recordDetail(d: NewExecutionDetail): Promise<void> {
-      await db.insert(executionDetails).values({ id: newId(), ...d });
+      await this.recordDetails([d]);
     },
 
-    /** Execution details of several jobs, one statement. */
+    /** Execution details of several jobs, one statement (its text built once). */
     async recordDetails(details: readonly NewExecutionDetail[]): Promise<void> {
       if (details.length === 0) return;
-      await db.insert(executionDetails).values(details.map((d) => ({ id: newId(), ...d })));
+      await recordDetailsStatement.execute(db, {
+        details: JSON.stringify(details.map((d) => detailRecord({ id: newId(), ...d }))),
+      });
     },
 
     /** The subscriber's workflow and global preference rows. */
@@ -612,6 +614,19 @@ const finishManyStatement = plannedSql(
     from outcome
     where ${jobs.id} = outcome.id and ${jobs.status} = any(outcome."from")
     returning "jobs".*`,
+);
+
+/** Execution details (a JSON array, column names as keys), recorded in one statement. */
+const recordDetailsStatement = plannedSql(
+  sql`
+    insert into ${executionDetails} (id, environment_id, organization_id, notification_id,
+      job_id, subscriber_id, transaction_id, step_id, channel, code, detail, status, source,
+      is_retry, is_test, raw)
+    select d.id, d.environment_id, d.organization_id, d.notification_id, d.job_id,
+      d.subscriber_id, d.transaction_id, d.step_id, d.channel, d.code, d.detail, d.status,
+      coalesce(d.source, 'Internal'), coalesce(d.is_retry, false), coalesce(d.is_test, false),
+      d.raw
+    from jsonb_populate_recordset(null::${executionDetails}, ${placeholder('details')}::jsonb) as d`,
 );
 
 /** Queue job ids of jobs, given as parallel arrays: one prepared statement, whatever their number. */
