@@ -45,14 +45,18 @@ import { repositoryRoot } from './build-stamp.mjs';
 /**
  * @typedef {object} ClusterOptions
  * @property {'cluster' | 'halves'} [topology] `cluster` (the default) or `halves`
- * @property {{ api?: number, ws?: number, worker?: number }} [counts] `cluster` only; 2 each
+ * @property {{ api?: number, ws?: number, worker?: number, all?: number }} [counts] `cluster`
+ *   only: 2 each of api, ws and worker, no `all` node (an `all` node is in every pool)
  * @property {number} [port] the balancer's port (0, the default: a free one)
  * @property {number} [firstNodePort] nodes listen from here on (default: free ports)
  * @property {string} [databaseUrl] the PostgreSQL database every node uses (`cluster`: required)
  * @property {string} [sinoDatabaseUrl] `halves`: Sino's database (default: `databaseUrl`)
- * @property {string} [redisUrl] `cluster`: required (socket fan-out, queue, rate limits)
+ * @property {string} [redisUrl] `cluster`: required (socket fan-out, queue, rate limits), unless
+ *   the cluster is one `all` node
  * @property {string} [redisPrefix] names this installation on Redis (default: a fresh one)
  * @property {Record<string, string>} [env] more settings for every node (LOG_LEVEL, WEB_DIST_DIR...)
+ * @property {Partial<Record<ClusterNode['role'], Record<string, string>>>} [roleEnv] settings for
+ *   the nodes of one role, over `env` (a pool size per role)
  * @property {boolean} [inheritEnv] nodes start with this process's environment (default true;
  *   tests give false: a node then sees PATH and the settings above only)
  * @property {boolean} [built] run `apps/server/dist/main.js` instead of the sources (tsx)
@@ -118,7 +122,7 @@ export function freePort() {
 /**
  * The processes of a topology, with their settings of their own.
  * @param {'cluster' | 'halves'} topology
- * @param {{ api?: number, ws?: number, worker?: number }} counts
+ * @param {{ api?: number, ws?: number, worker?: number, all?: number }} counts
  * @returns {{ name: string, role: ClusterNode['role'], pools: Pool[], env: Record<string, string> }[]}
  */
 export function planNodes(topology, counts = {}) {
@@ -133,9 +137,10 @@ export function planNodes(topology, counts = {}) {
     ['api', ['app', 'sino']],
     ['ws', ['socket']],
     ['worker', []],
+    ['all', ['app', 'sino', 'socket']],
   ];
   return roles.flatMap(([role, pools]) =>
-    Array.from({ length: counts[role] ?? 2 }, (_, i) => ({
+    Array.from({ length: counts[role] ?? (role === 'all' ? 0 : 2) }, (_, i) => ({
       name: `${role}-${i + 1}`,
       role,
       pools,
@@ -302,9 +307,10 @@ export async function startBalancer(nodes, port) {
  */
 export async function startCluster(options) {
   const topology = options.topology ?? 'cluster';
-  if (topology === 'cluster' && (!options.databaseUrl || !options.redisUrl))
-    throw new Error('A cluster needs databaseUrl (PostgreSQL) and redisUrl (Redis).');
   const plan = planNodes(topology, options.counts);
+  const alone = plan.length === 1 && plan[0]?.role === 'all';
+  if (topology === 'cluster' && (!options.databaseUrl || (!options.redisUrl && !alone)))
+    throw new Error('A cluster needs databaseUrl (PostgreSQL) and redisUrl (Redis).');
   const redisPrefix = options.redisPrefix ?? `cluster-${randomBytes(6).toString('hex')}`;
   const given = { ...(options.inheritEnv === false ? {} : process.env), ...options.env };
   /** @type {Record<string, string>} */
@@ -342,6 +348,7 @@ export async function startCluster(options) {
       ...(options.inheritEnv === false ? { PATH: process.env.PATH ?? '' } : process.env),
       LOG_LEVEL: 'info',
       ...options.env,
+      ...options.roleEnv?.[node.role],
       ...secrets,
       ...own,
       ROLE: node.role,

@@ -55,7 +55,7 @@ async function balancerFor(nodes: ClusterNode[]) {
 const text = async (url: string) => (await fetch(url)).text();
 
 describe('the cluster launcher', () => {
-  it('plans 2 api, 2 ws and 2 worker processes, or the two halves apart', () => {
+  it('plans 2 api, 2 ws and 2 worker processes, one all node, or the two halves apart', () => {
     expect(planNodes('cluster').map((n) => `${n.name}:${n.role}:${n.pools.join('+')}`)).toEqual([
       'api-1:api:app+sino',
       'api-2:api:app+sino',
@@ -69,6 +69,10 @@ describe('the cluster launcher', () => {
       'ws-1',
       'ws-2',
       'ws-3',
+    ]);
+    // One node doing everything (bench/aglomerado.ts's baseline), in every pool.
+    expect(planNodes('cluster', { api: 0, ws: 0, worker: 0, all: 1 })).toEqual([
+      { name: 'all-1', role: 'all', pools: ['app', 'sino', 'socket'], env: {} },
     ]);
     expect(planNodes('halves')).toEqual([
       { name: 'sino', role: 'all', pools: ['sino', 'socket'], env: { HALVES: 'sino' } },
