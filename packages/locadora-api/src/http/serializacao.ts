@@ -98,7 +98,14 @@ export function esquemaSerializavel(esquema: unknown): Esquema | null {
 export function criarSerializadorDeRespostas(
   opcoes: { conferir?: boolean } = {},
 ): FastifySerializerCompiler<z.ZodType> {
+  // Compiled at a route's first answer, not when the route is built: compiling every route's
+  // serializer took a quarter of a second of each start, for routes a process may never answer.
   return (rota) => {
+    let compilado: ((dado: unknown) => string) | undefined;
+    return (dado: unknown) => (compilado ??= compilar(rota))(dado);
+  };
+
+  function compilar(rota: Parameters<FastifySerializerCompiler<z.ZodType>>[0]) {
     const zod = rota.schema;
     if (zod instanceof z.ZodType) {
       let json: unknown;
@@ -120,5 +127,5 @@ export function criarSerializadorDeRespostas(
       }
     }
     return serializadorZod(rota);
-  };
+  }
 }

@@ -1,5 +1,4 @@
 import type { DatabaseHandle } from '@locadora/db';
-import { openBullMqQueue } from './bullmq.js';
 import { openDatabaseQueue } from './database.js';
 import type { QueueSettings } from './options.js';
 import type { JobQueue } from './port.js';
@@ -23,19 +22,23 @@ export interface JobQueueOptions extends QueueSettings {
  * (`sino.queue_jobs`). Every process must choose the same store, or jobs enqueued in one are
  * never seen by another.
  */
-export function createJobQueue<T>(options: JobQueueOptions): Promise<JobQueue<T>> {
+export async function createJobQueue<T>(options: JobQueueOptions): Promise<JobQueue<T>> {
   const { redisUrl, database, pollingIntervalMs, redisPrefix, redisCommandTimeoutMs, ...settings } =
     options;
-  return redisUrl
-    ? openBullMqQueue<T>({
-        ...settings,
-        redisUrl,
-        ...(redisPrefix && { prefix: redisPrefix }),
-        ...(redisCommandTimeoutMs !== undefined && { commandTimeoutMs: redisCommandTimeoutMs }),
-      })
-    : openDatabaseQueue<T>({
-        ...settings,
-        database,
-        ...(pollingIntervalMs !== undefined && { pollingIntervalMs }),
-      });
+  if (redisUrl) {
+    // Loaded only where a Redis is configured: an installation on its database (the embedded
+    // default) starts without BullMQ's modules.
+    const { openBullMqQueue } = await import('./bullmq.js');
+    return openBullMqQueue<T>({
+      ...settings,
+      redisUrl,
+      ...(redisPrefix && { prefix: redisPrefix }),
+      ...(redisCommandTimeoutMs !== undefined && { commandTimeoutMs: redisCommandTimeoutMs }),
+    });
+  }
+  return openDatabaseQueue<T>({
+    ...settings,
+    database,
+    ...(pollingIntervalMs !== undefined && { pollingIntervalMs }),
+  });
 }

@@ -14,4 +14,5 @@ export { DEFAULT_RETRY, RETENTION } from './port.js';
 export type { QueueSettings } from './options.js';
 export { createJobQueue, type JobQueueOptions } from './factory.js';
 export { openDatabaseQueue, type DatabaseQueueOptions } from './database.js';
-export { openBullMqQueue, type BullMqQueueOptions } from './bullmq.js';
+// BullMQ's queue (`./bullmq.js`) is loaded by `createJobQueue` when a Redis URL is given.
+export type { BullMqQueueOptions } from './bullmq.js';

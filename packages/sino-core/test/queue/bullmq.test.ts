@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createJobQueue, openBullMqQueue } from '../../src/queue/index.js';
+import { createJobQueue } from '../../src/queue/index.js';
+import { openBullMqQueue } from '../../src/queue/bullmq.js';
 import { queueContract } from './contract.js';
 
 // Background errors of the queues opened below; every test expects none.
