@@ -265,13 +265,15 @@ async function comPassoDeEmail() {
       throw new Error(`${metodo} ${caminho}: ${resposta.status} ${await resposta.text()}`);
     return (await resposta.json()) as T;
   };
-  type Passo = { template: { type: string; content: unknown; cta?: unknown } };
+  type Passo = {
+    template: { type: string; content: unknown; cta?: unknown; subject?: string };
+  };
   type Fluxo = { _id: string; triggers: { identifier: string }[]; steps: Passo[] };
   const { data } = await sino<{ data: Fluxo[] }>('GET', '/v1/workflows?limit=100');
   for (const identificador of FLUXOS_DO_CLIENTE) {
     const fluxo = data.find((f) => f.triggers[0]?.identifier === identificador);
     if (!fluxo) throw new Error(`workflow ${identificador} not found in Sino`);
-    const passos = fluxo.steps.map((p) => ({
+    const passos: Passo[] = fluxo.steps.map((p) => ({
       template: { type: p.template.type, content: p.template.content, cta: p.template.cta },
     }));
     passos.push({
@@ -280,7 +282,7 @@ async function comPassoDeEmail() {
         subject: 'Reserva {{contrato}}',
         content:
           '<p>Olá {{subscriber.firstName}},</p><p>Reserva <b>{{contrato}}</b>: retirada em {{retirada}} na {{local}}, devolução em {{entrega}}. Total {{total}}.</p>',
-      } as Passo['template'],
+      },
     });
     await sino('PUT', `/v1/workflows/${fluxo._id}`, { steps: passos });
   }

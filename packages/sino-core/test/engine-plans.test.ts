@@ -30,7 +30,9 @@ describe("the engine's lookups", () => {
     // One connection (poolMax 1): the setting and the EXPLAIN share a session.
     await handle.executeSql('set enable_seqscan = off');
     const { rows } = await handle.executeSql(`explain ${query.sql}`, query.params);
-    const plan = rows.map((r) => String(Object.values(r)[0])).join('\n');
+    const plan = (rows as Record<string, unknown>[])
+      .map((r) => String(Object.values(r)[0]))
+      .join('\n');
     expect(plan).toMatch(/Index Scan using messages_notification on messages/);
   });
 });
