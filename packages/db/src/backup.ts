@@ -15,6 +15,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { PGlite } from '@electric-sql/pglite';
+import { FolderInUseError, holdFolder } from './folder-lock.js';
 import pg from 'pg';
 
 /** The database a backup is taken from or restored into: PostgreSQL at `url`, else PGlite. */
@@ -102,20 +103,27 @@ async function kindOfFile(file: string): Promise<'postgres' | 'pglite' | undefin
 
 // ---- PGlite ----
 
+/** The folder, held while a backup or a restore has it open (a server started meanwhile refuses to open it). */
+async function holdFolderForBackup(dataDir: string) {
+  try {
+    return await holdFolder(dataDir);
+  } catch (error) {
+    if (error instanceof FolderInUseError)
+      throw new BackupError(`${error.message.replace(/^the embedded database/, 'the database')}`);
+    throw error;
+  }
+}
+
 function checkPgliteFolder(dataDir: string): void {
-  if (dataDir.startsWith('memory://'))
-    throw new BackupError(
-      'the database is in memory (PGLITE_DIR=memory://): there is nothing to back up',
-    );
   if (!existsSync(join(dataDir, 'PG_VERSION')))
     throw new BackupError(
       `${dataDir} holds no database (no PG_VERSION): check DATA_DIR or PGLITE_DIR`,
     );
-  // PGlite writes it while a process has the folder open and removes it when it closes; it
-  // does not stop a second process from opening the folder, which would corrupt it.
+  // PGlite writes it while a process has the folder open and removes it when it closes: no
+  // process holds the folder now (checked before), so this one was not closed cleanly.
   if (existsSync(join(dataDir, 'postmaster.pid')))
     throw new BackupError(
-      `${dataDir} is open in a running server, or was not closed cleanly: stop the server first (a server that was killed: start it and stop it once, so that it closes the database)`,
+      `${dataDir} was not closed cleanly (its server was killed): start the server and stop it once, so that it closes the database, then back it up`,
     );
 }
 
@@ -132,15 +140,25 @@ async function migrationsOf(query: (sql: string) => Promise<{ rows: unknown[] }>
 }
 
 async function dumpPglite(dataDir: string, partial: string) {
-  checkPgliteFolder(dataDir);
-  const client = await PGlite.create(dataDir);
+  if (dataDir.startsWith('memory://'))
+    throw new BackupError(
+      'the database is in memory (PGLITE_DIR=memory://): there is nothing to back up',
+    );
+  // Held first: a running server is named as such, and none can start during the copy.
+  const release = await holdFolderForBackup(dataDir);
   let archive: Blob;
   let migrations: Record<string, number>;
   try {
-    migrations = await migrationsOf((sql) => client.query(sql));
-    archive = await client.dumpDataDir('gzip');
+    checkPgliteFolder(dataDir);
+    const client = await PGlite.create(dataDir);
+    try {
+      migrations = await migrationsOf((sql) => client.query(sql));
+      archive = await client.dumpDataDir('gzip');
+    } finally {
+      await client.close();
+    }
   } finally {
-    await client.close();
+    await release();
   }
   await pipeline(
     Readable.fromWeb(archive.stream() as unknown as WebReadableStream),
@@ -166,6 +184,7 @@ async function restorePglite(dataDir: string, file: string) {
       `${dataDir} is not empty: restore into a new folder (move the old one aside first)`,
     );
   mkdirSync(dataDir, { recursive: true });
+  const release = await holdFolderForBackup(dataDir);
   try {
     const client = await PGlite.create({ dataDir, loadDataDir: await openAsBlob(file) });
     try {
@@ -177,6 +196,8 @@ async function restorePglite(dataDir: string, file: string) {
     // The folder was empty: nothing half restored stays behind to be started on.
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
+  } finally {
+    await release();
   }
 }
 

@@ -1,4 +1,5 @@
 export { openDatabase } from './open-database.js';
+export { FolderInUseError } from './folder-lock.js';
 export type { Database, DatabaseHandle, DatabaseOptions, Migrations } from './open-database.js';
 export {
   errorForLog,

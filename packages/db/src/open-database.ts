@@ -7,6 +7,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { holdFolder } from './folder-lock.js';
 import { PreparingClient } from './preparing-client.js';
 import { reportQueryFailuresWithoutData, toQueryError } from './errors.js';
 import { releaseConnectionsOfFailedTransactions } from './transactions.js';
@@ -118,8 +119,16 @@ function processLocks(): DatabaseHandle['exclusive'] {
 }
 
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
+  let release = async () => {};
+  if (!dataDir.startsWith('memory://')) {
+    mkdirSync(dataDir, { recursive: true });
+    // One process at a time: a second would corrupt the folder (folder-lock.ts).
+    release = await holdFolder(dataDir);
+  }
+  const client = await PGlite.create(dataDir).catch(async (error: unknown) => {
+    await release();
+    throw error;
+  });
   const db = drizzlePglite(client);
   const exclusive = processLocks();
   return {
@@ -161,7 +170,10 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
         if (!client.closed) await stop();
       };
     },
-    close: () => client.close(),
+    async close() {
+      await client.close();
+      await release();
+    },
   };
 }
 
