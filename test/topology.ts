@@ -1,3 +1,4 @@
+import { beforeEach } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '@locadora/db';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { startCluster, type Cluster } from '../scripts/cluster.mjs';
@@ -208,4 +209,13 @@ export function appOverHttp<T extends object>(base: string): T {
       );
     },
   }) as T;
+}
+
+/**
+ * Marks every test of a file one-process only, with its reason (the reporter shows it), when
+ * the server runs apart; answers whether it does, for the file's hooks to build nothing.
+ */
+export function oneProcessOnly(reason: string): boolean {
+  if (apart) beforeEach(({ skip }) => skip(`one process only: ${reason}`));
+  return apart;
 }

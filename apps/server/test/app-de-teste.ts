@@ -17,6 +17,9 @@ import {
 import { lerConfiguracao } from '../src/configuracao.js';
 import { abrirBanco, construirApp } from '../src/app.js';
 
+/** The suites' topology (TEST_TOPOLOGY, decision 041). */
+export { apart, oneProcessOnly, topology } from '../../../test/topology.js';
+
 export type Papel = 'cliente' | 'funcionario' | 'admin';
 type Metodo = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

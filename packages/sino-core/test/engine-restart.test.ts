@@ -6,7 +6,9 @@ import { asc, eq } from 'drizzle-orm';
 import { createTestDatabase } from '@locadora/db/testing';
 import { startHttpPeer } from '@sino/providers/testing';
 import { jobs, messages, workflowSteps } from '../src/db/schema.js';
-import { createSinoTestApp, type SinoTestApp } from './harness.js';
+import { createSinoTestApp, oneProcessOnly, type SinoTestApp } from './harness.js';
+
+oneProcessOnly('restarts the app on kept storage');
 
 // One storage for two apps: in-memory PGlite cannot be shared, so PGlite runs on disk here.
 const folder = mkdtempSync(join(tmpdir(), 'sino-restart-'));

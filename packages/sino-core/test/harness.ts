@@ -14,8 +14,8 @@ import {
 } from '../src/index.js';
 import { removeRedisKeys } from '../src/testing.js';
 import { createIdentityRepository } from '../src/modules/identity/repository.js';
-import { createIdentityService } from '../src/modules/identity/service.js';
-import { createSecretBox } from '../src/secret-box.js';
+import { createIdentityService, type IdentityService } from '../src/modules/identity/service.js';
+import { createSecretBox, type SecretBox } from '../src/secret-box.js';
 import {
   apart,
   appOverHttp,
@@ -25,6 +25,8 @@ import {
 } from '../../../test/topology.js';
 
 export { removeRedisKeys };
+/** The suites' topology (TEST_TOPOLOGY): `apart` when the server runs as processes of its own. */
+export { apart, oneProcessOnly, topology } from '../../../test/topology.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -424,6 +426,36 @@ async function createSinoClusterApp(overrides: TestAppOptions): Promise<SinoTest
 }
 
 /**
+ * Sino's identity service, to make environments and API keys: the app's, or on a cluster one
+ * of this process on the cluster's database, sealing as the processes do (it has none of their
+ * caches: a change the nodes cache is theirs to make, and a test of one is one-process only).
+ */
+export function identityOf(t: SinoTestApp): IdentityService {
+  if (!apart) return t.app.sino.identity;
+  return createIdentityService({
+    repo: createIdentityRepository(t.db),
+    secrets: createSecretBox((t as ClusterSinoTestApp).encryptionKey),
+  });
+}
+
+/** The box the app seals secrets with (on a cluster, one with the processes' key). */
+export function secretsOf(t: SinoTestApp): SecretBox {
+  return apart ? createSecretBox((t as ClusterSinoTestApp).encryptionKey) : t.app.sino.secrets;
+}
+
+/**
+ * Where clients reach the app over the network: it listens on a port of this process, or, on
+ * a cluster, the balancer's address.
+ */
+export async function listeningUrl(t: SinoTestApp): Promise<string> {
+  if (t.url) return t.url;
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/**
  * A second environment of the test organization with its own API key (another customer's
  * data, as far as the server API is concerned).
  */
@@ -438,11 +470,5 @@ export async function addEnvironment(
     name,
     identifier: `app-${environmentId}`,
   });
-  if (!apart) return { environmentId, apiKey: await t.app.sino.identity.addApiKey(environmentId) };
-  // The server runs elsewhere: the key is written as its identity service writes one.
-  const identity = createIdentityService({
-    repo: createIdentityRepository(t.db),
-    secrets: createSecretBox((t as ClusterSinoTestApp).encryptionKey),
-  });
-  return { environmentId, apiKey: await identity.addApiKey(environmentId) };
+  return { environmentId, apiKey: await identityOf(t).addApiKey(environmentId) };
 }

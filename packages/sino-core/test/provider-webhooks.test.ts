@@ -1,12 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { startHttpPeer, type HttpPeer } from '@sino/providers/testing';
 import { messages } from '../src/db/schema.js';
 import { createCallbackUrls } from '../src/delivery/callbacks.js';
-import { createSinoTestApp, type SinoTestApp } from './harness.js';
+import { createSinoTestApp, listeningUrl, type SinoTestApp } from './harness.js';
 import { eventually } from './fixtures.js';
 
 /**
@@ -62,8 +61,7 @@ beforeAll(async () => {
     const r = await t.api('POST', '/v1/subscribers', { body: { subscriberId, phone } });
     expect(r.statusCode).toBe(201);
   }
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await listeningUrl(t);
 });
 afterAll(async () => {
   await t.close();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@locadora/db';
 import { criarEntregadorDoOutbox, idDoAssinante, type OpcoesDoEntregador } from '@locadora/api';
 import { createSinoClient } from '@sino/client';
-import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
+import { criarAppDeTeste, oneProcessOnly, type AppDeTeste } from '../app-de-teste.js';
 
 /**
  * Issue 17, item 6: a deleted account keeps no inbox. DELETE /api/me queues the erasure of the
@@ -28,7 +28,11 @@ const sockets: Socket[] = [];
 const silencioso: OpcoesDoEntregador['log'] = { warn() {}, error() {} };
 const dormir = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+// A fake clock (`agora`) the test moves: the server's processes keep their own time.
+const skipped = oneProcessOnly("the fake clock (agora) is this process's");
+
 beforeAll(async () => {
+  if (skipped) return;
   t = await criarAppDeTeste({ agora: () => relogio });
   // The app's database, to read the outbox and every Sino table.
   banco = t.banco;
@@ -41,7 +45,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const s of sockets) s.disconnect();
-  await t.fechar();
+  await t?.fechar();
 });
 
 async function aguardar(condicao: () => Promise<boolean>, oQue: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PainelSaida } from '@locadora/contract/painel';
 import { CONTAS_DEMO } from '@locadora/api';
-import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
+import { criarAppDeTeste, oneProcessOnly, type AppDeTeste } from '../app-de-teste.js';
 
 // A clock the tests move: bookings are made "back then" (a pickup cannot be in the past) and the
 // dashboard is read in June 2030. The seeded demo activity is dated from the real clock, years
@@ -16,7 +16,11 @@ let cliente: { id: number; token: string; email: string; senha: string };
 const categoria: Record<string, number> = {};
 const adicional: Record<string, number> = {};
 
+// A fake clock (`agora`) the test moves: the server's processes keep their own time.
+const skipped = oneProcessOnly("the fake clock (agora) is this process's");
+
 beforeAll(async () => {
+  if (skipped) return;
   t = await criarAppDeTeste({ agora: () => relogio });
   equipe = await t.tokenDe('funcionario');
   cliente = await t.novoCliente({ nome: 'Clara Painel' });
@@ -29,7 +33,7 @@ beforeAll(async () => {
   >())
     adicional[a.descricao] = a.id_adicional;
 });
-afterAll(() => t.fechar());
+afterAll(() => t?.fechar());
 
 async function entrar(email: string, senha: string): Promise<string> {
   const r = await t.chamar('POST', '/api/Cadastro/authenticate', { corpo: { email, senha } });
