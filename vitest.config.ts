@@ -37,5 +37,16 @@ export default defineConfig({
     globalSetup: ['apps/server/test/varredura-da-execucao.ts'],
     // Each file builds its own app on its own database; two workers suit this 2-core machine.
     maxWorkers: apart ? 1 : 2,
+    // Tests that need the app in the test's own process (its services, its engine, a fake
+    // clock, a restart on kept storage) carry this tag, each file or suite with its reason:
+    // skipped when the server runs as processes of its own (decision 041).
+    tags: [
+      {
+        name: 'one-process',
+        description:
+          "needs the app in the test's process; skipped with TEST_TOPOLOGY=cluster|halves",
+        skip: apart,
+      },
+    ],
   },
 });

@@ -1,4 +1,3 @@
-import { beforeEach } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '@locadora/db';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { startCluster, type Cluster } from '../scripts/cluster.mjs';
@@ -209,13 +208,4 @@ export function appOverHttp<T extends object>(base: string): T {
       );
     },
   }) as T;
-}
-
-/**
- * Marks every test of a file one-process only, with its reason (the reporter shows it), when
- * the server runs apart; answers whether it does, for the file's hooks to build nothing.
- */
-export function oneProcessOnly(reason: string): boolean {
-  if (apart) beforeEach(({ skip }) => skip(`one process only: ${reason}`));
-  return apart;
 }

@@ -18,7 +18,7 @@ import { lerConfiguracao } from '../src/configuracao.js';
 import { abrirBanco, construirApp } from '../src/app.js';
 
 /** The suites' topology (TEST_TOPOLOGY, decision 041). */
-export { apart, oneProcessOnly, topology } from '../../../test/topology.js';
+export { apart, topology } from '../../../test/topology.js';
 
 export type Papel = 'cliente' | 'funcionario' | 'admin';
 type Metodo = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,21 +1,17 @@
+// @module-tag one-process: drives the engine of the app in this process (workers off, tasks run by the test) (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import { jobs, messages, workflowSteps } from '../src/db/schema.js';
 import type { EngineTask } from '../src/engine/ports.js';
-import { createSinoTestApp, oneProcessOnly, type SinoTestApp } from './harness.js';
+import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
 // The queue delivers at least once: after a crash, a task runs again, however far its first
 // run got. Here the queue's worker is off and the test plays the queue: it runs a task, with
 // the process "dying" at a chosen statement (a database trigger makes that statement fail, as
 // if the process had been killed just before it), then delivers the same task again.
 let t: SinoTestApp;
-// The server's processes cannot be given what this file needs (TEST_TOPOLOGY).
-const skipped = oneProcessOnly(
-  'drives the engine of the app in this process (workers off, tasks run by the test)',
-);
 
 beforeAll(async () => {
-  if (skipped) return;
   t = await createSinoTestApp({ runWorkers: false });
   // Arms a crash point: the transition of a job of `step_id` to `status` fails.
   await t.db.execute(sql`

@@ -1,3 +1,4 @@
+// @module-tag one-process: restarts the app on kept storage (TEST_TOPOLOGY, decision 041)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,9 +7,7 @@ import { asc, eq } from 'drizzle-orm';
 import { createTestDatabase } from '@locadora/db/testing';
 import { startHttpPeer } from '@sino/providers/testing';
 import { jobs, messages, workflowSteps } from '../src/db/schema.js';
-import { createSinoTestApp, oneProcessOnly, type SinoTestApp } from './harness.js';
-
-oneProcessOnly('restarts the app on kept storage');
+import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
 // One storage for two apps: in-memory PGlite cannot be shared, so PGlite runs on disk here.
 const folder = mkdtempSync(join(tmpdir(), 'sino-restart-'));

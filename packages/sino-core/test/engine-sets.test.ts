@@ -1,3 +1,4 @@
+// @module-tag one-process: records the statements of the app's database handle (TEST_TOPOLOGY, decision 041)
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, like, sql } from 'drizzle-orm';
@@ -8,7 +9,7 @@ import { createEngineRepository } from '../src/engine/repository.js';
 import { withSetStatements } from '../src/engine/sets.js';
 import { newId } from '../src/ids.js';
 import { eventually, subscriberRow } from './fixtures.js';
-import { createSinoTestApp, oneProcessOnly, type SinoTestApp } from './harness.js';
+import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
 // The worker writes the rows of the steps running at the same time in set statements
 // (decision 036). These tests count the statements the database driver is given.
@@ -64,11 +65,7 @@ let handle: DatabaseHandle;
 let sent: Sent[];
 let t: SinoTestApp;
 
-// The server's processes cannot be given what this file needs (TEST_TOPOLOGY).
-const skipped = oneProcessOnly("records the statements of the app's database handle");
-
 beforeAll(async () => {
-  if (skipped) return;
   database = await createTestDatabase();
   handle = await openDatabase({ url: database.url, dataDir: 'memory://' });
   sent = recordStatements(handle);
@@ -95,7 +92,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (skipped) return;
   await t.close();
   await handle.close();
   await database.drop();

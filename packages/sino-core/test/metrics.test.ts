@@ -1,9 +1,10 @@
+// @module-tag one-process: counts into a metrics registry of this process, with the app's workers off (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import { createSinoMetrics } from '../src/index.js';
 import { observedHandler } from '../src/observability/jobs.js';
 import type { SinoMetrics } from '../src/observability/metrics.js';
-import { createSinoTestApp, oneProcessOnly, type SinoTestApp } from './harness.js';
+import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
 /**
  * Sino's queue families read from a Prometheus registry: the depth and lag of the queue as a
@@ -14,13 +15,8 @@ import { createSinoTestApp, oneProcessOnly, type SinoTestApp } from './harness.j
 let t: SinoTestApp;
 const registry = new Registry();
 let metrics: SinoMetrics;
-// The server's processes cannot be given what this file needs (TEST_TOPOLOGY).
-const skipped = oneProcessOnly(
-  "counts into a metrics registry of this process, with the app's workers off",
-);
 
 beforeAll(async () => {
-  if (skipped) return;
   metrics = createSinoMetrics(registry);
   t = await createSinoTestApp({ runWorkers: false, metrics });
   const r = await t.api('POST', '/v1/workflows', {

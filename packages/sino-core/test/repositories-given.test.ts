@@ -1,10 +1,11 @@
+// @module-tag one-process: gives the app repositories built in this process (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '@locadora/db';
 import { createTestDatabase } from '@locadora/db/testing';
 import { organizations, subscribers } from '../src/db/schema.js';
 import { sinoMigrations } from '../src/index.js';
 import { createRepositories } from '../src/repositories.js';
-import { createSinoTestApp, oneProcessOnly, type SinoTestApp } from './harness.js';
+import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
 // A composition root may hand the plugin its repositories (docs/decisions/032): the services
 // then read and write through them, whatever `db` the plugin was given.
@@ -12,10 +13,7 @@ describe('the Sino plugin with repositories given from outside', () => {
   let given: DatabaseHandle;
   let givenDatabase: Awaited<ReturnType<typeof createTestDatabase>>;
   let t: SinoTestApp;
-
-  const skipped = oneProcessOnly('gives the app repositories built in this process');
   beforeAll(async () => {
-    if (skipped) return;
     givenDatabase = await createTestDatabase();
     given = await openDatabase({ url: givenDatabase.url, dataDir: 'memory://' });
     await given.migrate([sinoMigrations]);

@@ -1,9 +1,10 @@
+// @module-tag one-process: builds socket gateways of its own from the app's services (TEST_TOPOLOGY, decision 041)
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import { createSocketGateway } from '../src/realtime/gateway.js';
-import { createSinoTestApp, oneProcessOnly, type SinoTestApp } from './harness.js';
+import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
 /**
  * The socket fan-out through a real Redis: socket gateways (the nodes of a deployment) on
@@ -26,11 +27,7 @@ let room: string;
 const nodes: { close(): Promise<void> }[] = [];
 const sockets: Socket[] = [];
 
-// The server's processes cannot be given what this file needs (TEST_TOPOLOGY).
-const skipped = oneProcessOnly("builds socket gateways of its own from the app's services");
-
 beforeAll(async () => {
-  if (skipped) return;
   t = await createSinoTestApp();
   token = await t.session('fan-out');
   room = (await t.app.sino.tokens.verify(token))!._id;

@@ -2,13 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { io, type Socket } from 'socket.io-client';
 import { eq } from 'drizzle-orm';
 import { messages, subscribers } from '../src/db/schema.js';
-import {
-  apart,
-  oneProcessOnly,
-  createSinoTestApp,
-  listeningUrl,
-  type SinoTestApp,
-} from './harness.js';
+import { apart, createSinoTestApp, listeningUrl, type SinoTestApp } from './harness.js';
 import {
   addEnvironment,
   addFeed,
@@ -809,8 +803,8 @@ describe('realtime events', () => {
     expect(action.data.data.cta.action.result).toEqual({ type: 'primary', payload: { ok: true } });
   });
 
-  describe('emitted through the realtime publisher', () => {
-    oneProcessOnly("spies on the app's realtime publisher");
+  // One process only (TEST_TOPOLOGY): spies on the app's realtime publisher.
+  describe('emitted through the realtime publisher', { tags: ['one-process'] }, () => {
     const spy = () => vi.spyOn(t.app.sino.realtime, 'emit');
 
     it('mark-all read emits unread, and unseen only when some were unseen', async () => {

@@ -1,5 +1,6 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { criarAppDeTeste, oneProcessOnly, type AppDeTeste } from '../app-de-teste.js';
+import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { dataLocalBr, relogioDeTeste } from './dados-de-teste.js';
 
 interface Avaliacao {
@@ -53,11 +54,7 @@ const listar = async (token: string, query = 'limite=100'): Promise<Avaliacao[]>
   return r.json();
 };
 
-// A fake clock (`agora`) the test moves: the server's processes keep their own time.
-const skipped = oneProcessOnly("the fake clock (agora) is this process's");
-
 beforeAll(async () => {
-  if (skipped) return;
   t = await criarAppDeTeste({ agora: () => relogio });
   equipe = await t.tokenDe('funcionario');
   cliente = await t.novoCliente();

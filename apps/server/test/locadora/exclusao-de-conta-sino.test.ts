@@ -1,3 +1,4 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
@@ -6,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@locadora/db';
 import { criarEntregadorDoOutbox, idDoAssinante, type OpcoesDoEntregador } from '@locadora/api';
 import { createSinoClient } from '@sino/client';
-import { criarAppDeTeste, oneProcessOnly, type AppDeTeste } from '../app-de-teste.js';
+import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 
 /**
  * Issue 17, item 6: a deleted account keeps no inbox. DELETE /api/me queues the erasure of the
@@ -28,11 +29,7 @@ const sockets: Socket[] = [];
 const silencioso: OpcoesDoEntregador['log'] = { warn() {}, error() {} };
 const dormir = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// A fake clock (`agora`) the test moves: the server's processes keep their own time.
-const skipped = oneProcessOnly("the fake clock (agora) is this process's");
-
 beforeAll(async () => {
-  if (skipped) return;
   t = await criarAppDeTeste({ agora: () => relogio });
   // The app's database, to read the outbox and every Sino table.
   banco = t.banco;

@@ -1,5 +1,6 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { criarAppDeTeste, oneProcessOnly, type AppDeTeste } from '../app-de-teste.js';
+import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { DIA, HORA, diaLocal, relogioDeTeste } from './dados-de-teste.js';
 
 interface Infracao {
@@ -50,11 +51,7 @@ const todas = async (): Promise<Infracao[]> => {
   return r.json();
 };
 
-// A fake clock (`agora`) the test moves: the server's processes keep their own time.
-const skipped = oneProcessOnly("the fake clock (agora) is this process's");
-
 beforeAll(async () => {
-  if (skipped) return;
   t = await criarAppDeTeste({ agora: () => AGORA });
   [equipe, admin, cliente] = await Promise.all([
     t.tokenDe('funcionario'),

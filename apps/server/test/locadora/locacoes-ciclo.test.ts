@@ -1,5 +1,6 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { criarAppDeTeste, oneProcessOnly, type AppDeTeste } from '../app-de-teste.js';
+import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 
 // A clock the tests move: it starts on 1 July 2030, 09:00 in Belo Horizonte (12:00 UTC).
 let relogio = new Date('2030-07-01T12:00:00Z');
@@ -18,11 +19,7 @@ interface Locacao {
   [campo: string]: unknown;
 }
 
-// A fake clock (`agora`) the test moves: the server's processes keep their own time.
-const skipped = oneProcessOnly("the fake clock (agora) is this process's");
-
 beforeAll(async () => {
-  if (skipped) return;
   t = await criarAppDeTeste({ agora: () => relogio });
   equipe = await t.tokenDe('funcionario');
   cliente = await t.novoCliente({ nome: 'Dora Ciclo' });

@@ -1,5 +1,6 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { criarAppDeTeste, oneProcessOnly, type AppDeTeste } from '../app-de-teste.js';
+import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 
 // A fixed clock: 1 June 2030, 09:00 in Belo Horizonte.
 const AGORA = new Date('2030-06-01T12:00:00Z');
@@ -10,11 +11,7 @@ let equipe: string;
 let cliente: { id: number; token: string };
 const categoria: Record<string, number> = {};
 
-// A fake clock (`agora`) the test moves: the server's processes keep their own time.
-const skipped = oneProcessOnly("the fake clock (agora) is this process's");
-
 beforeAll(async () => {
-  if (skipped) return;
   // The default turnaround gap (RENTAL_TURNAROUND_HOURS) is 2 hours.
   t = await criarAppDeTeste({ agora: () => AGORA });
   equipe = await t.tokenDe('funcionario');

@@ -1,6 +1,7 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTAS_DEMO, idDoAssinante } from '@locadora/api';
-import { criarAppDeTeste, oneProcessOnly, type AppDeTeste } from '../app-de-teste.js';
+import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { HORA, relogioDeTeste } from './dados-de-teste.js';
 
 /**
@@ -56,11 +57,7 @@ async function aguardar(
 
 const codigo = (id: number) => `LOC-${String(id).padStart(6, '0')}`;
 
-// A fake clock (`agora`) the test moves: the server's processes keep their own time.
-const skipped = oneProcessOnly("the fake clock (agora) is this process's");
-
 beforeAll(async () => {
-  if (skipped) return;
   t = await criarAppDeTeste({ agora: () => AGORA });
   equipe = await t.tokenDe('funcionario');
   for (const conta of CONTAS_DEMO) {

@@ -1,3 +1,4 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '@locadora/db';
 import { criarEntregadorDoOutbox, idDoAssinante, type OpcoesDoEntregador } from '@locadora/api';
 import { createSinoClient } from '@sino/client';
-import { criarAppDeTeste, oneProcessOnly, type AppDeTeste } from '../app-de-teste.js';
+import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { clienteSinoLocal, fetchLocal } from '../../src/sino-local.js';
 
 /**
@@ -27,11 +28,7 @@ let gps: number;
 const silencioso: OpcoesDoEntregador['log'] = { warn() {}, error() {} };
 const dormir = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// A fake clock (`agora`) the test moves: the server's processes keep their own time.
-const skipped = oneProcessOnly("the fake clock (agora) is this process's");
-
 beforeAll(async () => {
-  if (skipped) return;
   t = await criarAppDeTeste({ agora: () => AGORA });
   // The app's database, to read the outbox and to make a commit fail.
   banco = t.banco;

@@ -1,7 +1,8 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PainelSaida } from '@locadora/contract/painel';
 import { CONTAS_DEMO } from '@locadora/api';
-import { criarAppDeTeste, oneProcessOnly, type AppDeTeste } from '../app-de-teste.js';
+import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 
 // A clock the tests move: bookings are made "back then" (a pickup cannot be in the past) and the
 // dashboard is read in June 2030. The seeded demo activity is dated from the real clock, years
@@ -16,11 +17,7 @@ let cliente: { id: number; token: string; email: string; senha: string };
 const categoria: Record<string, number> = {};
 const adicional: Record<string, number> = {};
 
-// A fake clock (`agora`) the test moves: the server's processes keep their own time.
-const skipped = oneProcessOnly("the fake clock (agora) is this process's");
-
 beforeAll(async () => {
-  if (skipped) return;
   t = await criarAppDeTeste({ agora: () => relogio });
   equipe = await t.tokenDe('funcionario');
   cliente = await t.novoCliente({ nome: 'Clara Painel' });

@@ -1,5 +1,6 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpfDeTeste, criarAppDeTeste, oneProcessOnly, type AppDeTeste } from '../app-de-teste.js';
+import { cpfDeTeste, criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { dataLocalBr, diaLocal, relogioDeTeste } from './dados-de-teste.js';
 
 interface Exportacao {
@@ -40,11 +41,7 @@ const avaliar = async (token: string, dados: Record<string, unknown>) => {
   return r.json<{ id_avaliacao: number }>();
 };
 
-// A fake clock (`agora`) the test moves: the server's processes keep their own time.
-const skipped = oneProcessOnly("the fake clock (agora) is this process's");
-
 beforeAll(async () => {
-  if (skipped) return;
   t = await criarAppDeTeste({ agora: () => AGORA });
   equipe = await t.tokenDe('funcionario');
 });
