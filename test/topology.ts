@@ -99,7 +99,9 @@ export async function injectOver(base: string, options: InjectOptions | string):
   const sent: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) if (value !== undefined) sent[key] = value;
   let body: string | Buffer | undefined;
-  if (typeof payload === 'string' || Buffer.isBuffer(payload)) body = payload;
+  // fetch sends no body with GET or HEAD (light-my-request does; the routes read none).
+  if (method === 'GET' || method === 'HEAD') body = undefined;
+  else if (typeof payload === 'string' || Buffer.isBuffer(payload)) body = payload;
   else if (payload !== undefined) {
     body = JSON.stringify(payload);
     if (!Object.keys(sent).some((k) => k.toLowerCase() === 'content-type'))
