@@ -1,3 +1,4 @@
+// @module-tag one-process: restarts the app under other keys on kept storage (TEST_TOPOLOGY, decision 041)
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNotNull } from 'drizzle-orm';
@@ -9,7 +10,7 @@ import { createSecretBox, keyIdOf } from '../src/secret-box.js';
 import { describeUnopened } from '../src/sealed/reseal.js';
 import { createSealedRepository } from '../src/sealed/repository.js';
 import type { DevelopmentCredentials } from '../src/index.js';
-import { apart, createSinoTestApp, type SinoTestApp } from './harness.js';
+import { createSinoTestApp, type SinoTestApp } from './harness.js';
 
 /**
  * Decision 038: SINO_ENCRYPTION_KEY rotates without losing a sealed value. Sino is started
@@ -141,10 +142,7 @@ describe('a rotation of the encryption key', () => {
     await t.close();
   });
 
-  it('under B with A previous: everything opens, and the re-seal moves everything to B', async ({
-    skip,
-  }) => {
-    skip(apart, "one process only: runs the app's re-seal in this process");
+  it('under B with A previous: everything opens, and the re-seal moves everything to B', async () => {
     t = await start(KEY_B, [KEY_A]);
     const listed = (await t.api('GET', '/v1/integrations')).json<{ data: Wire[] }>().data;
     expect(listed.find((i) => i._id === legacyId)?.credentials.apiKey).toMatch(/L3gy$/);
@@ -237,8 +235,7 @@ describe('a value under a key no longer configured', () => {
     );
   });
 
-  it('is named in the re-seal report, and left as it is', async ({ skip }) => {
-    skip(apart, "one process only: runs the app's re-seal in this process");
+  it('is named in the re-seal report, and left as it is', async () => {
     const report = await t.app.sino.resealing.reseal();
     expect(report.resealed).toBe(0);
     expect(report.unopened).toEqual([
