@@ -23,6 +23,8 @@ export const topology: Topology = topologyOf(
 );
 /** The server runs as processes of its own: only what crosses HTTP and the database is shared. */
 export const apart = topology !== 'one';
+/** Processes that run the queue's workers (scripts/cluster.mjs starts two on a cluster). */
+export const workerProcesses = topology === 'cluster' ? 2 : 1;
 
 /** A cookie of an answer, as light-my-request lists them. */
 export interface AnswerCookie {
@@ -79,6 +81,8 @@ export interface InjectOptions {
   headers?: Record<string, string | undefined>;
   query?: Record<string, string | string[]>;
   payload?: unknown;
+  /** The client's address: sent as X-Forwarded-For, which the nodes trust (TRUST_PROXY). */
+  remoteAddress?: string;
 }
 
 /**
@@ -92,12 +96,14 @@ export async function injectOver(base: string, options: InjectOptions | string):
     headers = {},
     query,
     payload,
+    remoteAddress,
   } = typeof options === 'string' ? { url: options } : options;
   const target = new URL(url, base);
   for (const [key, value] of Object.entries(query ?? {}))
     for (const one of Array.isArray(value) ? value : [value]) target.searchParams.append(key, one);
   const sent: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) if (value !== undefined) sent[key] = value;
+  if (remoteAddress) sent['x-forwarded-for'] = remoteAddress;
   let body: string | Buffer | undefined;
   // fetch sends no body with GET or HEAD (light-my-request does; the routes read none).
   if (method === 'GET' || method === 'HEAD') body = undefined;

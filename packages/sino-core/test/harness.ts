@@ -26,7 +26,7 @@ import {
 
 export { removeRedisKeys };
 /** The suites' topology (TEST_TOPOLOGY): `apart` when the server runs as processes of its own. */
-export { apart, topology } from '../../../test/topology.js';
+export { apart, topology, workerProcesses } from '../../../test/topology.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
