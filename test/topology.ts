@@ -104,6 +104,13 @@ export async function injectOver(base: string, options: InjectOptions | string):
   const sent: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) if (value !== undefined) sent[key] = value;
   if (remoteAddress) sent['x-forwarded-for'] = remoteAddress;
+  // fetch cannot set Host: a Host given goes as X-Forwarded-Host, which the balancer keeps and
+  // the nodes trust (a signed callback's URL is read from it).
+  for (const key of Object.keys(sent))
+    if (key.toLowerCase() === 'host') {
+      sent['x-forwarded-host'] = sent[key]!;
+      delete sent[key];
+    }
   let body: string | Buffer | undefined;
   // fetch sends no body with GET or HEAD (light-my-request does; the routes read none).
   if (method === 'GET' || method === 'HEAD') body = undefined;
