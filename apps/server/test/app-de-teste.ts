@@ -1,15 +1,33 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type {
+  FastifyInstance,
+  InjectOptions as InjectDoFastify,
+  LightMyRequestResponse,
+} from 'fastify';
 import type { DatabaseHandle } from '@locadora/db';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { CONTAS_DEMO } from '@locadora/api';
 import type { DevelopmentCredentials } from '@sino/core';
+import {
+  apart,
+  appOverHttp,
+  startTestCluster,
+  topology,
+  type InjectOptions,
+} from '../../../test/topology.js';
 import { lerConfiguracao } from '../src/configuracao.js';
 import { abrirBanco, construirApp } from '../src/app.js';
+
+/** The suites' topology (TEST_TOPOLOGY, decision 041). */
+export { apart, topology } from '../../../test/topology.js';
 
 export type Papel = 'cliente' | 'funcionario' | 'admin';
 type Metodo = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface AppDeTeste {
+  /**
+   * With TEST_TOPOLOGY=cluster|halves, only `inject`, over HTTP to the balancer: anything
+   * else of the Fastify instance throws, and a test that needs it is one-process only.
+   */
   app: FastifyInstance;
   /** The database the app was given: tests read it, and make it refuse a statement. */
   banco: DatabaseHandle;
@@ -50,9 +68,20 @@ export function cpfDeTeste(n: number): string {
   return com1 + dv(com1, 11);
 }
 
+/** The secrets every test app is given (and a cluster's processes share). */
+const SEGREDOS = {
+  JWT_SECRET: 'segredo-de-teste-com-mais-de-trinta-e-dois-caracteres',
+  SINO_WIDGET_JWT_SECRET: 'segredo-do-widget-de-teste-com-mais-de-32-caracteres',
+  SINO_ENCRYPTION_KEY: 'chave-de-cifra-de-teste-com-mais-de-32-caracteres',
+};
+
+type OpcoesDoApp = Parameters<typeof criarAppDeTeste>[0];
+
 /**
  * Builds the real server on a throw-away database: in-memory PGlite, or a fresh PostgreSQL
- * database when TEST_DATABASE_URL is set (CI runs the suite both ways).
+ * database when TEST_DATABASE_URL is set (CI runs the suite both ways); with TEST_TOPOLOGY
+ * `cluster` or `halves`, the server as processes behind the local balancer (decision 041),
+ * reached over HTTP.
  */
 export async function criarAppDeTeste(
   opcoes: {
@@ -69,6 +98,7 @@ export async function criarAppDeTeste(
     noBancoDe?: AppDeTeste;
   } = {},
 ): Promise<AppDeTeste> {
+  if (apart) return criarAglomeradoDeTeste(opcoes);
   const anterior = opcoes.noBancoDe;
   const bancoDeTeste = anterior
     ? { url: anterior.urlDoBanco, drop: async () => {} }
@@ -82,9 +112,7 @@ export async function criarAppDeTeste(
       bancoDeTeste.url && opcoes.viaDoBanco
         ? opcoes.viaDoBanco(bancoDeTeste.url)
         : bancoDeTeste.url,
-    JWT_SECRET: 'segredo-de-teste-com-mais-de-trinta-e-dois-caracteres',
-    SINO_WIDGET_JWT_SECRET: 'segredo-do-widget-de-teste-com-mais-de-32-caracteres',
-    SINO_ENCRYPTION_KEY: 'chave-de-cifra-de-teste-com-mais-de-32-caracteres',
+    ...SEGREDOS,
     LOG_LEVEL: 'info',
     DATA_DIR: '/nonexistent-data-dir-tests-must-not-write',
     ...opcoes.ambiente,
@@ -118,14 +146,38 @@ export async function criarAppDeTeste(
     if (!anterior) await banco.close();
     throw erro;
   });
-  const tokens = new Map<string, string>();
   // A restart test stops an app before the one that owns the database closes it.
   let parada: Promise<void> | undefined;
   const parar = () => (parada ??= app.close());
+  if (!sino) throw new Error('Sino did not create its development credentials');
+  registroDaExecucao.knownSecrets('chave de API do Sino', [sino.apiKey]);
+  return {
+    app,
+    banco,
+    urlDoBanco: bancoDeTeste.url,
+    logs,
+    sino,
+    ...contas(registroDaExecucao, (pedido) => app.inject(pedido as InjectDoFastify)),
+    parar,
+    async fechar() {
+      await parar();
+      registroDaExecucao.close();
+      if (anterior) return;
+      await banco.close();
+      await bancoDeTeste.drop();
+    },
+  };
+}
 
+/** What calls the app (its `inject`, or the same over HTTP) and the accounts made through it. */
+function contas(
+  registroDaExecucao: ReturnType<typeof testRunLog>,
+  injetar: (pedido: InjectOptions) => Promise<LightMyRequestResponse>,
+): Pick<AppDeTeste, 'chamar' | 'tokenDe' | 'novoCliente'> {
+  const tokens = new Map<string, string>();
   const chamar: AppDeTeste['chamar'] = (metodo, url, { token, corpo } = {}) => {
     registroDaExecucao.knownSecretsIn(corpo);
-    return app.inject({
+    return injetar({
       method: metodo,
       url,
       headers: token ? { authorization: `Bearer ${token}` } : {},
@@ -144,14 +196,7 @@ export async function criarAppDeTeste(
     return r.json<{ jwtToken: string }>().jwtToken;
   }
 
-  if (!sino) throw new Error('Sino did not create its development credentials');
-  registroDaExecucao.knownSecrets('chave de API do Sino', [sino.apiKey]);
   return {
-    app,
-    banco,
-    urlDoBanco: bancoDeTeste.url,
-    logs,
-    sino,
     chamar,
     async tokenDe(papel) {
       const conta = CONTAS_DEMO.find((c) => c.papel === papel)!;
@@ -173,14 +218,60 @@ export async function criarAppDeTeste(
         senha,
       };
     },
-    parar,
-    async fechar() {
-      await parar();
-      registroDaExecucao.close();
-      if (anterior) return;
-      await banco.close();
-      await bancoDeTeste.drop();
+  };
+}
+
+/**
+ * The server as processes (TEST_TOPOLOGY=cluster|halves): `ambiente` is every node's
+ * environment, `viaDoBanco` the database address the nodes are given, `prefixoDaFilaSino` the
+ * installation's Redis prefix; a fake clock (`agora`) and a restart (`noBancoDe`) are the
+ * test process's and are refused: such a test is one-process only.
+ */
+async function criarAglomeradoDeTeste(opcoes: NonNullable<OpcoesDoApp>): Promise<AppDeTeste> {
+  const recusadas = (['agora', 'noBancoDe'] as const).filter((o) => opcoes[o] !== undefined);
+  if (recusadas.length > 0)
+    throw new Error(
+      `criarAppDeTeste: ${recusadas.join(', ')} live in the test's process: mark the test one-process only (TEST_TOPOLOGY=${topology})`,
+    );
+  const iniciado = await startTestCluster({
+    env: { ...SEGREDOS, SEED_DEMO_ACCOUNTS: 'true', ...opcoes.ambiente },
+    ...(opcoes.viaDoBanco && { databaseVia: opcoes.viaDoBanco }),
+    ...(opcoes.prefixoDaFilaSino && { redisPrefix: opcoes.prefixoDaFilaSino }),
+  });
+  const registroDaExecucao = iniciado.runLog;
+  for (const conta of CONTAS_DEMO) registroDaExecucao.knownSecretsIn(conta);
+  const apiKey = iniciado.cluster.secrets.SINO_API_KEY!;
+  const eu = await iniciado.inject({
+    url: '/v1/environments/me',
+    headers: { authorization: `ApiKey ${apiKey}` },
+  });
+  if (eu.statusCode !== 200) {
+    await iniciado.close();
+    throw new Error(`environments/me: ${eu.statusCode} ${eu.body}`);
+  }
+  const ambiente = eu.json<{
+    data: { _id: string; _organizationId: string; identifier: string };
+  }>().data;
+  let fechado: Promise<void> | undefined;
+  const fechar = () => (fechado ??= iniciado.close());
+  return {
+    app: appOverHttp<FastifyInstance>(iniciado.url),
+    banco: iniciado.database,
+    urlDoBanco: iniciado.databaseUrl,
+    logs: iniciado.logs,
+    sino: {
+      apiKey,
+      applicationIdentifier: ambiente.identifier,
+      environmentId: ambiente._id,
+      organizationId: ambiente._organizationId,
+      requiresSubscriberHash: true,
     },
+    ...contas(
+      registroDaExecucao,
+      (pedido) => iniciado.inject(pedido) as unknown as Promise<LightMyRequestResponse>,
+    ),
+    parar: fechar,
+    fechar,
   };
 }
 

@@ -1,3 +1,4 @@
+// @module-tag one-process: drives the engine of the app in this process (workers off, tasks run by the test) (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import { jobs, messages, workflowSteps } from '../src/db/schema.js';
@@ -9,6 +10,7 @@ import { createSinoTestApp, type SinoTestApp } from './harness.js';
 // the process "dying" at a chosen statement (a database trigger makes that statement fail, as
 // if the process had been killed just before it), then delivers the same task again.
 let t: SinoTestApp;
+
 beforeAll(async () => {
   t = await createSinoTestApp({ runWorkers: false });
   // Arms a crash point: the transition of a job of `step_id` to `status` fails.
@@ -28,7 +30,7 @@ beforeAll(async () => {
     for each row when (old.status is distinct from new.status)
     execute function crash_at_point()`);
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 let sequence = 0;
 

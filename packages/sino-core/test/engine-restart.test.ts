@@ -1,3 +1,4 @@
+// @module-tag one-process: restarts the app on kept storage (TEST_TOPOLOGY, decision 041)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// @module-tag one-process: records the statements of the app's database handle (TEST_TOPOLOGY, decision 041)
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, like, sql } from 'drizzle-orm';

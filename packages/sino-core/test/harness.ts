@@ -4,7 +4,7 @@ import { logSerializers, openDatabase, type Database, type DatabaseHandle } from
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { ObjectId } from 'bson';
 import { providers } from '@sino/providers';
-import { environments } from '../src/db/schema.js';
+import { environments, organizations } from '../src/db/schema.js';
 import { createJobQueue, type JobQueue } from '../src/queue/index.js';
 import {
   sinoCore,
@@ -13,8 +13,20 @@ import {
   type SinoOptions,
 } from '../src/index.js';
 import { removeRedisKeys } from '../src/testing.js';
+import { createIdentityRepository } from '../src/modules/identity/repository.js';
+import { createIdentityService, type IdentityService } from '../src/modules/identity/service.js';
+import { createSecretBox, type SecretBox } from '../src/secret-box.js';
+import {
+  apart,
+  appOverHttp,
+  startTestCluster,
+  topology,
+  type InjectOptions,
+} from '../../../test/topology.js';
 
 export { removeRedisKeys };
+/** The suites' topology (TEST_TOPOLOGY): `apart` when the server runs as processes of its own. */
+export { apart, topology, workerProcesses } from '../../../test/topology.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -28,7 +40,13 @@ const SECRET_CREDENTIALS = new Set(
 );
 
 export interface SinoTestApp {
+  /**
+   * On a cluster (TEST_TOPOLOGY), only `inject`, over HTTP to the balancer: anything else of
+   * the Fastify instance throws, and a test that needs it is one-process only.
+   */
   app: FastifyInstance;
+  /** On a cluster, the balancer's address; in one process the app listens on no port. */
+  url?: string;
   db: Database;
   /** Every log line the app wrote, for assertions on what is (not) logged. */
   logs: string[];
@@ -61,29 +79,65 @@ export interface SinoTestApp {
   close(): Promise<void>;
 }
 
+/** On a cluster, the key the processes seal with (addEnvironment seals a key with it). */
+interface ClusterSinoTestApp extends SinoTestApp {
+  encryptionKey: string;
+}
+
 /**
  * Sino alone on a throw-away database (in-memory PGlite, or a fresh PostgreSQL database when
- * TEST_DATABASE_URL is set), bootstrapped as on a first start.
+ * TEST_DATABASE_URL is set), bootstrapped as on a first start; with TEST_TOPOLOGY=cluster or
+ * halves, the whole server as processes behind the local balancer (decision 041), with the
+ * same members over HTTP, and `app` reduced to `inject`.
  */
 export async function createSinoTestApp(
   /** Plugin options beyond the database (e.g. a tiny `rateLimit`, a rotation's keys). */
-  overrides: Partial<Omit<SinoOptions, 'db' | 'database'>> = {},
+  overrides: TestAppOptions = {},
   /**
    * Storage kept across apps (restart tests): the database is not dropped at close, and the
    * credentials of the first start are given back to the later ones.
    */
-  storage?: {
-    url: string | undefined;
-    dataDir: string;
-    /**
-     * A database already open, used instead of opening `url`/`dataDir` and left open at close:
-     * nodes sharing one in-memory PGlite, which only one handle can open.
-     */
-    handle?: DatabaseHandle;
-    credentials?: DevelopmentCredentials;
-    /** Keep the queue's Redis keys at close: a later app on this storage needs them. */
-    keepQueue?: boolean;
-  },
+  storage?: TestStorage,
+): Promise<SinoTestApp> {
+  // TEST_TOPOLOGY=cluster|halves: the real server as processes, reached over HTTP.
+  if (apart) {
+    if (storage)
+      throw new Error(
+        'createSinoTestApp(…, storage): a restart on kept storage is one-process only (TEST_TOPOLOGY)',
+      );
+    return createSinoClusterApp(overrides);
+  }
+  return createInProcessSinoTestApp(overrides, storage);
+}
+
+type TestAppOptions = Partial<Omit<SinoOptions, 'db' | 'database'>>;
+interface TestStorage {
+  url: string | undefined;
+  dataDir: string;
+  /**
+   * A database already open, used instead of opening `url`/`dataDir` and left open at close:
+   * nodes sharing one in-memory PGlite, which only one handle can open.
+   */
+  handle?: DatabaseHandle;
+  credentials?: DevelopmentCredentials;
+  /** Keep the queue's Redis keys at close: a later app on this storage needs them. */
+  keepQueue?: boolean;
+}
+
+const WIDGET_TOKEN_SECRET = 'widget-token-secret-for-tests-0123456789';
+const ENCRYPTION_KEY = 'encryption-key-for-tests-0123456789abcdef';
+
+/**
+ * Sino in this process, whatever TEST_TOPOLOGY says: the default topology, and the tests that
+ * build nodes of their own here (nodes.ts).
+ */
+export async function createInProcessSinoTestApp(
+  overrides: TestAppOptions = {},
+  /**
+   * Storage kept across apps (restart tests): the database is not dropped at close, and the
+   * credentials of the first start are given back to the later ones.
+   */
+  storage?: TestStorage,
 ): Promise<SinoTestApp> {
   const redisUrl = process.env.TEST_SINO_REDIS_URL;
   // Apps sharing a storage share a queue; other apps get one of their own.
@@ -102,9 +156,8 @@ export async function createSinoTestApp(
   // secrets and personal data the tests used (testRunLog).
   const logs: string[] = [];
   const runLog = testRunLog();
-  const widgetTokenSecret =
-    overrides.widgetTokenSecret ?? 'widget-token-secret-for-tests-0123456789';
-  const encryptionKey = overrides.encryptionKey ?? 'encryption-key-for-tests-0123456789abcdef';
+  const widgetTokenSecret = overrides.widgetTokenSecret ?? WIDGET_TOKEN_SECRET;
+  const encryptionKey = overrides.encryptionKey ?? ENCRYPTION_KEY;
   runLog.knownSecrets('secret', [
     widgetTokenSecret,
     encryptionKey,
@@ -154,20 +207,15 @@ export async function createSinoTestApp(
     return queue;
   };
 
-  const subscriberHash: SinoTestApp['subscriberHash'] = (subscriberId, apiKey) =>
-    createHmac('sha256', apiKey ?? credentials.apiKey)
-      .update(subscriberId)
-      .digest('hex');
-  const widget: SinoTestApp['widget'] = (method, url, { token, body, query } = {}) => {
-    runLog.knownSecretsIn(body);
-    return app.inject({
+  const parts = sessionParts(credentials, runLog, (method, url, { token, body, query } = {}) =>
+    app.inject({
       method,
       url: `/v1/widgets${url}`,
       headers: token ? { authorization: `Bearer ${token}` } : {},
       ...(query && { query }),
       ...(body !== undefined && { payload: body as object }),
-    });
-  };
+    }),
+  );
 
   return {
     app,
@@ -175,17 +223,7 @@ export async function createSinoTestApp(
     db: handle.db,
     credentials,
     api: (method, url, { body, authorization, headers } = {}) => {
-      runLog.knownSecretsIn(body);
-      // Every secret an integration is given (keys, tokens, private keys, webhook URLs): none
-      // may reach a log line of the run.
-      const given = (body as { credentials?: unknown } | undefined)?.credentials;
-      if (given && typeof given === 'object')
-        runLog.knownSecrets(
-          'integration credential',
-          Object.entries(given)
-            .filter(([key, v]) => SECRET_CREDENTIALS.has(key) && typeof v === 'string')
-            .map(([, v]) => v as string),
-        );
+      knownCredentials(runLog, body);
       return app.inject({
         method,
         url,
@@ -198,6 +236,52 @@ export async function createSinoTestApp(
         ...(body !== undefined && { payload: body as object }),
       });
     },
+    ...parts,
+    openQueue,
+    async close() {
+      await Promise.all(queues.map((q) => q.stop()));
+      await app.close();
+      runLog.close();
+      if (redisUrl && !storage?.keepQueue) await removeRedisKeys(redisUrl, queuePrefix);
+      if (!storage?.handle) await handle.close();
+      await database.drop();
+    },
+  };
+}
+
+type RunLog = ReturnType<typeof testRunLog>;
+
+/**
+ * Registers what a request body carries as secrets of the run: every secret an integration is
+ * given (keys, tokens, private keys, webhook URLs) must reach no log line.
+ */
+function knownCredentials(runLog: RunLog, body: unknown): void {
+  runLog.knownSecretsIn(body);
+  const given = (body as { credentials?: unknown } | undefined)?.credentials;
+  if (given && typeof given === 'object')
+    runLog.knownSecrets(
+      'integration credential',
+      Object.entries(given)
+        .filter(([key, v]) => SECRET_CREDENTIALS.has(key) && typeof v === 'string')
+        .map(([, v]) => v as string),
+    );
+}
+
+/** The widget API, its sessions and subscriber hashes, on whatever answers the widget's calls. */
+function sessionParts(
+  credentials: DevelopmentCredentials,
+  runLog: RunLog,
+  call: SinoTestApp['widget'],
+): Pick<SinoTestApp, 'widget' | 'session' | 'subscriberHash'> {
+  const subscriberHash: SinoTestApp['subscriberHash'] = (subscriberId, apiKey) =>
+    createHmac('sha256', apiKey ?? credentials.apiKey)
+      .update(subscriberId)
+      .digest('hex');
+  const widget: SinoTestApp['widget'] = (method, url, options = {}) => {
+    runLog.knownSecretsIn(options.body);
+    return call(method, url, options);
+  };
+  return {
     widget,
     subscriberHash,
     async session(subscriberId, profile = {}) {
@@ -212,16 +296,177 @@ export async function createSinoTestApp(
       if (r.statusCode !== 201) throw new Error(`session failed: ${r.statusCode} ${r.body}`);
       return r.json<{ data: { token: string } }>().data.token;
     },
-    openQueue,
-    async close() {
-      await Promise.all(queues.map((q) => q.stop()));
-      await app.close();
-      runLog.close();
-      if (redisUrl && !storage?.keepQueue) await removeRedisKeys(redisUrl, queuePrefix);
-      if (!storage?.handle) await handle.close();
-      await database.drop();
-    },
   };
+}
+
+/**
+ * The settings of the server's processes (apps/server's configuration) that stand for the
+ * plugin options a test gives; an option no setting stands for is refused, naming it: the
+ * test is one-process only.
+ */
+export function clusterEnvOf(overrides: TestAppOptions): Record<string, string> {
+  const {
+    delivery,
+    rateLimit,
+    widgetTokenSecret,
+    previousWidgetTokenSecrets,
+    encryptionKey,
+    previousEncryptionKeys,
+    workerConcurrency,
+    messageRetentionDays,
+    shutdownGraceMs,
+    queuePollingIntervalMs: _polling, // the cluster's queue is BullMQ on Redis: no polling
+    ...rest
+  } = overrides;
+  const {
+    baseUrls,
+    allowedNetworks,
+    publicUrl,
+    timeoutMs,
+    retryDelaysMs,
+    // No setting: the processes' retries keep Sino's jitter (±20 %), which tests that wait absorb.
+    retryJitter: _jitter,
+    ...restOfDelivery
+  } = delivery ?? {};
+  const { triggerPerSecond, generalPerSecond, ...restOfRateLimit } = rateLimit ?? {};
+  const unmapped = [
+    ...Object.keys(rest),
+    ...Object.keys(restOfDelivery).map((k) => `delivery.${k}`),
+    ...Object.keys(restOfRateLimit).map((k) => `rateLimit.${k}`),
+  ];
+  if (unmapped.length > 0)
+    throw new Error(
+      `createSinoTestApp: ${unmapped.join(', ')} configure the app in this process; no setting of the server's processes stands for them: mark the test one-process only (TEST_TOPOLOGY=${topology})`,
+    );
+  const env: Record<string, string> = {
+    SINO_ORGANIZATION_NAME: 'Test organization',
+    SINO_WIDGET_JWT_SECRET: widgetTokenSecret ?? WIDGET_TOKEN_SECRET,
+    SINO_ENCRYPTION_KEY: encryptionKey ?? ENCRYPTION_KEY,
+  };
+  const set = (name: string, value: unknown, text: (v: never) => string = String) => {
+    if (value !== undefined) env[name] = text(value as never);
+  };
+  set('SINO_WIDGET_JWT_SECRETS_PREVIOUS', previousWidgetTokenSecrets, (v: string[]) => v.join(','));
+  set('SINO_ENCRYPTION_KEYS_PREVIOUS', previousEncryptionKeys, (v: string[]) => v.join(','));
+  set('SINO_WORKER_CONCURRENCY', workerConcurrency);
+  set('SINO_MESSAGE_RETENTION_DAYS', messageRetentionDays);
+  set('SHUTDOWN_GRACE_MS', shutdownGraceMs);
+  set('SINO_PROVIDER_BASE_URLS', baseUrls, JSON.stringify);
+  set('SINO_PROVIDER_ALLOWED_NETWORKS', allowedNetworks, (v: string[]) => v.join(','));
+  set('SINO_PUBLIC_URL', publicUrl);
+  set('SINO_DELIVERY_TIMEOUT_MS', timeoutMs);
+  set('SINO_DELIVERY_RETRY_SECONDS', retryDelaysMs, (v: number[]) =>
+    v.map((ms) => ms / 1000).join(','),
+  );
+  set('SINO_RATE_LIMIT_TRIGGERS', triggerPerSecond);
+  set('SINO_RATE_LIMIT_GENERAL', generalPerSecond);
+  return env;
+}
+
+/**
+ * Sino as the real server's processes (TEST_TOPOLOGY=cluster|halves, decision 041): the same
+ * members over HTTP through the balancer; `app` has `inject` only; the database is the one
+ * the processes use.
+ */
+async function createSinoClusterApp(overrides: TestAppOptions): Promise<SinoTestApp> {
+  const env = clusterEnvOf(overrides);
+  const started = await startTestCluster({ env });
+  const { runLog } = started;
+  runLog.knownSecrets('secret', [
+    ...(overrides.previousWidgetTokenSecrets ?? []),
+    ...(overrides.previousEncryptionKeys ?? []),
+  ]);
+  // An environment of the test's own, as the in-process bootstrap makes one: the installation's
+  // first environment is Locadora's (its workflows, its subscribers), and asking the API who
+  // one is would take a request from a tiny rate limit.
+  const [organization] = await started.database.db.select().from(organizations);
+  if (!organization) throw new Error('the cluster made no organization');
+  const identity = createIdentityService({
+    repo: createIdentityRepository(started.database.db),
+    secrets: createSecretBox(env.SINO_ENCRYPTION_KEY!),
+  });
+  const environment = await identity.createEnvironment({
+    organizationId: organization.id,
+    name: 'Development',
+  });
+  const credentials: DevelopmentCredentials = {
+    organizationId: organization.id,
+    environmentId: environment.id,
+    applicationIdentifier: environment.identifier,
+    apiKey: await identity.addApiKey(environment.id),
+    requiresSubscriberHash: environment.requiresSubscriberHash,
+  };
+  runLog.knownSecrets('API key', [credentials.apiKey]);
+  const inject = (options: InjectOptions) =>
+    started.inject(options) as unknown as Promise<LightMyRequestResponse>;
+  const api: SinoTestApp['api'] = (method, url, { body, authorization, headers } = {}) => {
+    knownCredentials(runLog, body);
+    return inject({
+      method,
+      url,
+      headers: {
+        ...(authorization !== null && {
+          authorization: authorization ?? `ApiKey ${credentials.apiKey}`,
+        }),
+        ...headers,
+      },
+      payload: body,
+    });
+  };
+  const parts = sessionParts(credentials, runLog, (method, url, { token, body, query } = {}) =>
+    inject({
+      method,
+      url: `/v1/widgets${url}`,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(query && { query }),
+      payload: body,
+    }),
+  );
+  const app: ClusterSinoTestApp = {
+    app: appOverHttp<FastifyInstance>(started.url),
+    url: started.url,
+    logs: started.logs,
+    db: started.database.db,
+    credentials,
+    api,
+    ...parts,
+    openQueue() {
+      throw new Error('openQueue: a queue of this process beside the cluster is one-process only');
+    },
+    encryptionKey: env.SINO_ENCRYPTION_KEY!,
+    close: () => started.close(),
+  };
+  return app;
+}
+
+/**
+ * Sino's identity service, to make environments and API keys: the app's, or on a cluster one
+ * of this process on the cluster's database, sealing as the processes do (it has none of their
+ * caches: a change the nodes cache is theirs to make, and a test of one is one-process only).
+ */
+export function identityOf(t: SinoTestApp): IdentityService {
+  if (!apart) return t.app.sino.identity;
+  return createIdentityService({
+    repo: createIdentityRepository(t.db),
+    secrets: createSecretBox((t as ClusterSinoTestApp).encryptionKey),
+  });
+}
+
+/** The box the app seals secrets with (on a cluster, one with the processes' key). */
+export function secretsOf(t: SinoTestApp): SecretBox {
+  return apart ? createSecretBox((t as ClusterSinoTestApp).encryptionKey) : t.app.sino.secrets;
+}
+
+/**
+ * Where clients reach the app over the network: it listens on a port of this process, or, on
+ * a cluster, the balancer's address.
+ */
+export async function listeningUrl(t: SinoTestApp): Promise<string> {
+  if (t.url) return t.url;
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return `http://127.0.0.1:${address.port}`;
 }
 
 /**
@@ -239,5 +484,5 @@ export async function addEnvironment(
     name,
     identifier: `app-${environmentId}`,
   });
-  return { environmentId, apiKey: await t.app.sino.identity.addApiKey(environmentId) };
+  return { environmentId, apiKey: await identityOf(t).addApiKey(environmentId) };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { startHttpPeer, type HttpPeer } from '@sino/providers/testing';
 import { integrations } from '../src/db/schema.js';
-import { addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
+import { apart, addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
 
 /**
  * The integrations API (`/v1/integrations`, Novu 0.24's shape): credentials validated against
@@ -171,7 +171,10 @@ describe('PUT, set-primary, check, DELETE', () => {
     );
   });
 
-  it('keeps a secret sent back masked, and replaces it when a new one is given', async () => {
+  it('keeps a secret sent back masked, and replaces it when a new one is given', async ({
+    skip,
+  }) => {
+    skip(apart, "one process only: reads the credentials through the app's integration service");
     const echo = await t.api('PUT', `/v1/integrations/${second._id}`, {
       body: { name: 'Reserva', credentials: second.credentials },
     });

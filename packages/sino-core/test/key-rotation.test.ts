@@ -1,3 +1,4 @@
+// @module-tag one-process: restarts the app under other keys on kept storage (TEST_TOPOLOGY, decision 041)
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNotNull } from 'drizzle-orm';

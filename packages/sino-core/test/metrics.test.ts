@@ -1,3 +1,4 @@
+// @module-tag one-process: counts into a metrics registry of this process, with the app's workers off (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import { createSinoMetrics } from '../src/index.js';
@@ -14,6 +15,7 @@ import { createSinoTestApp, type SinoTestApp } from './harness.js';
 let t: SinoTestApp;
 const registry = new Registry();
 let metrics: SinoMetrics;
+
 beforeAll(async () => {
   metrics = createSinoMetrics(registry);
   t = await createSinoTestApp({ runWorkers: false, metrics });
@@ -27,7 +29,7 @@ beforeAll(async () => {
   });
   if (r.statusCode !== 201) throw new Error(`workflow: ${r.statusCode} ${r.body}`);
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 /** The samples of a family, as a scrape reads them. */
 async function samples(name: string) {

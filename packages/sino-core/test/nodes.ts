@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { openDatabase } from '@locadora/db';
 import { createTestDatabase } from '@locadora/db/testing';
 import type { SinoOptions } from '../src/index.js';
-import { createSinoTestApp, removeRedisKeys, type SinoTestApp } from './harness.js';
+import { createInProcessSinoTestApp, removeRedisKeys, type SinoTestApp } from './harness.js';
 
 export const redisUrl = process.env.TEST_SINO_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -48,7 +48,7 @@ export async function startInstallation(
     for (let index = 0; index < count; index++) {
       const own = typeof options === 'function' ? options(index) : options;
       nodes.push(
-        await createSinoTestApp(
+        await createInProcessSinoTestApp(
           { redisPrefix: prefix, queuePrefix: prefix, ...own },
           { ...storage, ...(nodes[0] && { credentials: nodes[0].credentials }) },
         ),

@@ -1,12 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { startHttpPeer, type HttpPeer } from '@sino/providers/testing';
 import { messages } from '../src/db/schema.js';
 import { createCallbackUrls } from '../src/delivery/callbacks.js';
-import { createSinoTestApp, type SinoTestApp } from './harness.js';
+import { apart, createSinoTestApp, listeningUrl, type SinoTestApp } from './harness.js';
 import { eventually } from './fixtures.js';
 
 /**
@@ -62,8 +61,7 @@ beforeAll(async () => {
     const r = await t.api('POST', '/v1/subscribers', { body: { subscriberId, phone } });
     expect(r.statusCode).toBe(201);
   }
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await listeningUrl(t);
 });
 afterAll(async () => {
   await t.close();
@@ -306,14 +304,24 @@ describe('webhook bodies', () => {
     expect(status).toBe(413);
   });
 
-  it("of the issue's size (1 MiB, 120,000 parameters) are refused unread", async () => {
+  it("of the issue's size (1 MiB, 120,000 parameters) are refused unread", async ({ skip }) => {
+    skip(
+      apart,
+      'one process only: the node answers 413 and closes before reading the body; through the test balancer (http-proxy) the client gets its 502 or a reset instead',
+    );
     const body = Buffer.from(manyParams(120_000).padEnd(1024 * 1024 - 1, 'v'));
     const r = await postTwilio(body);
     expect(r.status).toBe(413);
     expect(await messageOf(r)).toBe('Request body is too large');
   });
 
-  it('with more parameters than a status callback has are refused, unsigned or signed', async () => {
+  it('with more parameters than a status callback has are refused, unsigned or signed', async ({
+    skip,
+  }) => {
+    skip(
+      apart,
+      'one process only: the node answers 413 and closes before reading the body; through the test balancer (http-proxy) the client gets its 502 or a reset instead',
+    );
     peers.twilio.reply({ status: 201, json: { sid: 'SM-many' } });
     const message = await sms('twilio', 'caio', 'tx-many');
     const unsigned = await postTwilio(manyParams(30_000));

@@ -1,3 +1,4 @@
+// @module-tag one-process: gives the app repositories built in this process (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '@locadora/db';
 import { createTestDatabase } from '@locadora/db/testing';
@@ -12,7 +13,6 @@ describe('the Sino plugin with repositories given from outside', () => {
   let given: DatabaseHandle;
   let givenDatabase: Awaited<ReturnType<typeof createTestDatabase>>;
   let t: SinoTestApp;
-
   beforeAll(async () => {
     givenDatabase = await createTestDatabase();
     given = await openDatabase({ url: givenDatabase.url, dataDir: 'memory://' });

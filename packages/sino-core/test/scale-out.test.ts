@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import { createTestDatabase } from '@locadora/db/testing';
-import { createSinoTestApp, type SinoTestApp } from './harness.js';
+import { createInProcessSinoTestApp, type SinoTestApp } from './harness.js';
 
 const redisUrl = process.env.TEST_SINO_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -21,12 +21,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two nodes: a socket node and a 
     const shared = { url: database.url, dataDir: 'memory://' };
     // The socket node runs no workers; the worker node holds no sockets (ROLE=worker): its
     // events go out through the publish-only emitter.
-    const socketNode = await createSinoTestApp(
+    const socketNode = await createInProcessSinoTestApp(
       { redisUrl, queuePrefix, runWorkers: false },
       shared,
     );
     apps.push(socketNode);
-    const workerNode = await createSinoTestApp(
+    const workerNode = await createInProcessSinoTestApp(
       { redisUrl, queuePrefix, serveSocket: false },
       { ...shared, credentials: socketNode.credentials },
     );
@@ -86,13 +86,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two nodes: an erasure and a soc
     afterAll(() => database.drop());
     const queuePrefix = `sino-test-${randomUUID()}`;
     const shared = { url: database.url, dataDir: 'memory://' };
-    const socketNode = await createSinoTestApp(
+    const socketNode = await createInProcessSinoTestApp(
       { redisUrl, queuePrefix, runWorkers: false },
       shared,
     );
     apps.push(socketNode);
     // No socket on the API node (ROLE=api): the erasure closes the socket through the emitter.
-    const apiNode = await createSinoTestApp(
+    const apiNode = await createInProcessSinoTestApp(
       { redisUrl, queuePrefix, runWorkers: false, serveSocket: false },
       { ...shared, credentials: socketNode.credentials },
     );

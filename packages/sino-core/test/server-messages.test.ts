@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Novu } from '@novu/node';
-import { addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
+import { addEnvironment, createSinoTestApp, listeningUrl, type SinoTestApp } from './harness.js';
 
 let t: SinoTestApp;
 let novu: Novu;
 beforeAll(async () => {
   t = await createSinoTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as { port: number };
-  novu = new Novu(t.credentials.apiKey, { backendUrl: `http://127.0.0.1:${port}` });
+  novu = new Novu(t.credentials.apiKey, { backendUrl: await listeningUrl(t) });
   const created = await t.api('POST', '/v1/workflows', {
     body: {
       name: 'Messages',

@@ -6,7 +6,7 @@ import { newId } from '../src/ids.js';
 import { createSubscriberRepository } from '../src/modules/subscribers/repository.js';
 import { createSubscriberService } from '../src/modules/subscribers/service.js';
 import { fixedTombstoneKeys } from '../src/modules/subscribers/tombstones.js';
-import { addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
+import { addEnvironment, createSinoTestApp, listeningUrl, type SinoTestApp } from './harness.js';
 
 let t: SinoTestApp;
 beforeAll(async () => {
@@ -753,12 +753,10 @@ describe('rate limiting', () => {
 describe('@novu/node 0.24.2 against Sino', () => {
   let novu: Novu;
   beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no port');
+    const backendUrl = await listeningUrl(t);
     // An environment of its own, so that its first page of subscribers is only this test's.
     const env = await addEnvironment(t, 'SDK');
-    novu = new Novu(env.apiKey, { backendUrl: `http://127.0.0.1:${address.port}` });
+    novu = new Novu(env.apiKey, { backendUrl });
     await addIntegration('expo', 'push', 'expo-sdk', { environmentId: env.environmentId });
   });
 

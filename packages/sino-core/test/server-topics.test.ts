@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { subscribers, topics } from '../src/db/schema.js';
-import { addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
+import { apart, addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
 
 let t: SinoTestApp;
 let other: { environmentId: string; apiKey: string };
@@ -191,7 +191,10 @@ describe('topic subscribers', () => {
     }
   });
 
-  it('subscriberIdsOfTopic answers internal ids in batches (the engine fan-out)', async () => {
+  it('subscriberIdsOfTopic answers internal ids in batches (the engine fan-out)', async ({
+    skip,
+  }) => {
+    skip(apart, "one process only: a call of the app's topic service (the engine's fan-out)");
     await createTopic('big');
     const bulk = Array.from({ length: 7 }, (_, i) => ({ subscriberId: `big-${i}` }));
     await t.api('POST', '/v1/subscribers/bulk', { body: { subscribers: bulk } });

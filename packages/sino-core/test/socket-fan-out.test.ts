@@ -1,3 +1,4 @@
+// @module-tag one-process: builds socket gateways of its own from the app's services (TEST_TOPOLOGY, decision 041)
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const socket of sockets) socket.disconnect();
   for (const node of nodes.reverse()) await node.close();
-  await t.close();
+  await t?.close();
 });
 
 /** A node: an HTTP server with its socket gateway on the given Redis. */

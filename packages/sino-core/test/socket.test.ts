@@ -3,15 +3,14 @@ import { eq } from 'drizzle-orm';
 import { SignJWT, decodeJwt } from 'jose';
 import { io, type Socket } from 'socket.io-client';
 import { subscribers } from '../src/db/schema.js';
-import { createSinoTestApp, type SinoTestApp } from './harness.js';
+import { createSinoTestApp, listeningUrl, type SinoTestApp } from './harness.js';
 
 let t: SinoTestApp;
 let url: string;
 const sockets: Socket[] = [];
 beforeAll(async () => {
   t = await createSinoTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+  url = await listeningUrl(t);
 });
 afterAll(async () => {
   for (const s of sockets) s.disconnect();

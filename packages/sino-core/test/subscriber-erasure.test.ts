@@ -14,7 +14,7 @@ import {
   topicSubscribers,
 } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
-import { addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
+import { addEnvironment, createSinoTestApp, listeningUrl, type SinoTestApp } from './harness.js';
 
 /**
  * Issue 17, item 6: a subscriber erased for good. Its data leaves Sino (or stays without
@@ -52,8 +52,7 @@ const PERSONAL = [
 
 beforeAll(async () => {
   t = await createSinoTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+  url = await listeningUrl(t);
   for (const [identifier, steps] of [
     [
       'aviso',

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
-import { createSinoTestApp, type SinoTestApp } from './harness.js';
+import { apart, createSinoTestApp, listeningUrl, type SinoTestApp } from './harness.js';
 import {
   clearMessages,
   insertMessages,
@@ -26,8 +25,7 @@ beforeAll(async () => {
   ana = await subscriberRow(t, 'ana');
   brunoToken = await t.session('bruno');
   bruno = await subscriberRow(t, 'bruno');
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listeningUrl(t);
 });
 afterAll(() => t.close());
 beforeEach(async () => {
@@ -247,7 +245,8 @@ describe('snooze', () => {
     expect((await asAna('POST', `/messages/${b!.id}/unsnooze`)).statusCode).toBe(404);
   });
 
-  it('a wake-up run before its time (another clock) waits for the rest', async () => {
+  it('a wake-up run before its time (another clock) waits for the rest', async ({ skip }) => {
+    skip(apart, "one process only: runs the app's wake-up at a time of the test's choosing");
     const [m] = await insertMessages(t.db, ana, 1, { seen: true, read: true });
     const until = inAMoment(1_200);
     // Snoozed with no job of its own: only the early run's follow-up can bring it back.

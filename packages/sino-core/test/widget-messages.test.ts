@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { eq } from 'drizzle-orm';
 import { messages, subscribers } from '../src/db/schema.js';
-import { createSinoTestApp, type SinoTestApp } from './harness.js';
+import { apart, createSinoTestApp, listeningUrl, type SinoTestApp } from './harness.js';
 import {
   addEnvironment,
   addFeed,
@@ -608,8 +607,7 @@ describe('realtime events', () => {
   let url: string;
   const sockets: Socket[] = [];
   beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    url = await listeningUrl(t);
   });
   afterEach(() => {
     for (const s of sockets.splice(0)) s.disconnect();
@@ -633,7 +631,8 @@ describe('realtime events', () => {
     return events;
   }
 
-  it('a new message is pushed to its subscriber, followed by both counts', async () => {
+  it('a new message is pushed to its subscriber, followed by both counts', async ({ skip }) => {
+    skip(apart, "one process only: creates the message through the app's message service");
     const events = await connect(anaToken);
     const brunosEvents = await connect(brunoToken);
     const message = await t.app.sino.messages.createInAppMessage({
@@ -668,7 +667,10 @@ describe('realtime events', () => {
     expect(brunosEvents).toEqual([]);
   });
 
-  it('a job that runs again (at-least-once) finds its message sent: no second message, no event', async () => {
+  it('a job that runs again (at-least-once) finds its message sent: no second message, no event', async ({
+    skip,
+  }) => {
+    skip(apart, "one process only: creates the message through the app's message service");
     const events = await connect(anaToken);
     const input = {
       environmentId: ana.environmentId,
@@ -801,7 +803,8 @@ describe('realtime events', () => {
     expect(action.data.data.cta.action.result).toEqual({ type: 'primary', payload: { ok: true } });
   });
 
-  describe('emitted through the realtime publisher', () => {
+  // One process only (TEST_TOPOLOGY): spies on the app's realtime publisher.
+  describe('emitted through the realtime publisher', { tags: ['one-process'] }, () => {
     const spy = () => vi.spyOn(t.app.sino.realtime, 'emit');
 
     it('mark-all read emits unread, and unseen only when some were unseen', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { SignJWT, decodeJwt } from 'jose';
 import { integrations, subscribers } from '../src/db/schema.js';
-import { createSinoTestApp, type SinoTestApp } from './harness.js';
+import { apart, createSinoTestApp, identityOf, type SinoTestApp } from './harness.js';
 
 let t: SinoTestApp;
 beforeAll(async () => {
@@ -163,11 +163,11 @@ describe('which environments require the subscriber hash', () => {
   });
 
   it('a new Production environment: refused without or with a wrong hash, opened with the right one', async () => {
-    const production = await t.app.sino.identity.createEnvironment({
+    const production = await identityOf(t).createEnvironment({
       organizationId: t.credentials.organizationId,
       name: 'Production',
     });
-    const key = await t.app.sino.identity.addApiKey(production.id);
+    const key = await identityOf(t).addApiKey(production.id);
     const app = production.identifier;
     for (const hash of [undefined, hmacOf('prod-user', t.credentials.apiKey), 'f'.repeat(64)]) {
       const r = await start(app, 'prod-user', hash);
@@ -181,23 +181,29 @@ describe('which environments require the subscriber hash', () => {
   });
 
   it('a Development environment created without it: opened with no hash', async () => {
-    const development = await t.app.sino.identity.createEnvironment({
+    const development = await identityOf(t).createEnvironment({
       organizationId: t.credentials.organizationId,
       name: 'Development',
       requireSubscriberHash: false,
     });
-    await t.app.sino.identity.addApiKey(development.id);
+    await identityOf(t).addApiKey(development.id);
     const r = await start(development.identifier, 'dev-user');
     expect(r.statusCode, r.body).toBe(201);
   });
 
-  it('an environment made to require it afterwards refuses sessions without the hash', async () => {
-    const development = await t.app.sino.identity.createEnvironment({
+  it('an environment made to require it afterwards refuses sessions without the hash', async ({
+    skip,
+  }) => {
+    skip(
+      apart,
+      "one process only: changes the environment through the app's service, whose cache invalidation the nodes hear only from their own",
+    );
+    const development = await identityOf(t).createEnvironment({
       organizationId: t.credentials.organizationId,
       name: 'Development',
       requireSubscriberHash: false,
     });
-    const key = await t.app.sino.identity.addApiKey(development.id);
+    const key = await identityOf(t).addApiKey(development.id);
     await t.app.sino.identity.requireSubscriberHash(development.id);
     expect((await start(development.identifier, 'later-user')).statusCode).toBe(400);
     const ok = await start(development.identifier, 'later-user', hmacOf('later-user', key));

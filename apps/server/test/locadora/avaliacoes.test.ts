@@ -1,3 +1,4 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { dataLocalBr, relogioDeTeste } from './dados-de-teste.js';
@@ -59,7 +60,7 @@ beforeAll(async () => {
   cliente = await t.novoCliente();
   outro = await t.novoCliente();
 });
-afterAll(() => t.fechar());
+afterAll(() => t?.fechar());
 
 describe('POST /api/Avaliacao', () => {
   it('answers 401 without a token and writes nothing', async () => {

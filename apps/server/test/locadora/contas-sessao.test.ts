@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
+import { apart, criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 
 /** The refresh cookie and the caching of token answers, behind a trusted TLS-terminating proxy. */
 
@@ -31,7 +31,11 @@ async function entrar(cabecalhos: Record<string, string>) {
 }
 
 describe('refresh cookie over HTTPS', () => {
-  it('is Secure, httpOnly and SameSite=Strict on every answer that writes it', async () => {
+  it('is Secure, httpOnly and SameSite=Strict on every answer that writes it', async ({ skip }) => {
+    skip(
+      apart,
+      'one process only: claims HTTPS with X-Forwarded-Proto; the test balancer is a plain-HTTP hop that appends http, the last hop TRUST_PROXY reads',
+    );
     const { r: login, token } = await entrar(HTTPS);
     const atributos = /; Path=\/api\/Cadastro;.*HttpOnly; Secure; SameSite=Strict$/;
     expect(cookieDe(login).linha).toMatch(atributos);
@@ -54,7 +58,11 @@ describe('refresh cookie over HTTPS', () => {
     expect(cookieDe(saida).linha).toMatch(atributos);
   });
 
-  it('is cleared with the same attributes when the account is deleted', async () => {
+  it('is cleared with the same attributes when the account is deleted', async ({ skip }) => {
+    skip(
+      apart,
+      'one process only: claims HTTPS with X-Forwarded-Proto; the test balancer is a plain-HTTP hop that appends http, the last hop TRUST_PROXY reads',
+    );
     const { token, senha } = await entrar(HTTPS);
     const r = await t.app.inject({
       method: 'DELETE',

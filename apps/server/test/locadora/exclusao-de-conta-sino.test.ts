@@ -1,3 +1,4 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
@@ -41,7 +42,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const s of sockets) s.disconnect();
-  await t.fechar();
+  await t?.fechar();
 });
 
 async function aguardar(condicao: () => Promise<boolean>, oQue: string): Promise<void> {

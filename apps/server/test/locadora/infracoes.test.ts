@@ -1,3 +1,4 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { DIA, HORA, diaLocal, relogioDeTeste } from './dados-de-teste.js';
@@ -62,7 +63,7 @@ beforeAll(async () => {
   semeada = lista[0]!;
   expect(semeada.id_locacao).toEqual(expect.any(Number));
 });
-afterAll(() => t.fechar());
+afterAll(() => t?.fechar());
 
 describe('POST /api/infracoes', () => {
   it('answers 401 without a token and writes nothing', async () => {

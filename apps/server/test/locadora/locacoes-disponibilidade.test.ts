@@ -1,3 +1,4 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 
@@ -20,7 +21,7 @@ beforeAll(async () => {
   >())
     categoria[c.desc_categoria] = c.id_categoria;
 });
-afterAll(() => t.fechar());
+afterAll(() => t?.fechar());
 
 interface Periodo {
   data_retirada: string;

@@ -1,3 +1,4 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 
@@ -25,7 +26,7 @@ beforeAll(async () => {
   >())
     adicional[a.descricao] = a.id_adicional;
 });
-afterAll(() => t.fechar());
+afterAll(() => t?.fechar());
 
 // Each booking gets its own week of July-December 2030, so Hatches (12 cars) never run out here.
 let semana = 0;

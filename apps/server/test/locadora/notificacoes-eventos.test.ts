@@ -1,3 +1,4 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTAS_DEMO, idDoAssinante } from '@locadora/api';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
@@ -80,7 +81,7 @@ beforeAll(async () => {
     data: multa!.data,
   };
 });
-afterAll(() => t.fechar());
+afterAll(() => t?.fechar());
 
 describe('avisos da Locadora pelo Sino', () => {
   it('reserva alterada e cancelada: o cliente recebe cada uma, com link para o contrato', async () => {

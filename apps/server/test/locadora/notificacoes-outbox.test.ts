@@ -1,3 +1,4 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +41,7 @@ beforeAll(async () => {
     .json<{ id_adicional: number; descricao: string }[]>()
     .find((a) => a.descricao === 'GPS')!.id_adicional;
 });
-afterAll(() => t.fechar());
+afterAll(() => t?.fechar());
 
 let semana = 0;
 async function reservar(token: string, observacao?: string) {

@@ -1,3 +1,4 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PainelSaida } from '@locadora/contract/painel';
 import { CONTAS_DEMO } from '@locadora/api';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   >())
     adicional[a.descricao] = a.id_adicional;
 });
-afterAll(() => t.fechar());
+afterAll(() => t?.fechar());
 
 async function entrar(email: string, senha: string): Promise<string> {
   const r = await t.chamar('POST', '/api/Cadastro/authenticate', { corpo: { email, senha } });

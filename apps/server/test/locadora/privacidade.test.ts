@@ -1,3 +1,4 @@
+// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpfDeTeste, criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { dataLocalBr, diaLocal, relogioDeTeste } from './dados-de-teste.js';
@@ -44,7 +45,7 @@ beforeAll(async () => {
   t = await criarAppDeTeste({ agora: () => AGORA });
   equipe = await t.tokenDe('funcionario');
 });
-afterAll(() => t.fechar());
+afterAll(() => t?.fechar());
 
 describe('GET /api/me/dados', () => {
   it('answers 401 without a token', async () => {
