@@ -174,6 +174,9 @@ describe('step filters on each source, in the engine', () => {
       messageId = (feed.json().data as { _id: string; transactionId: string }[]).find(
         (m) => m.transactionId === 'f-prev-read',
       )?._id;
+      // A pause between reads: back to back, they kept the embedded database (one connection)
+      // from the steps that write the message.
+      if (!messageId) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const marked = await t.widget('POST', '/messages/markAs', {
       token,
