@@ -207,35 +207,13 @@ export async function createInProcessSinoTestApp(
     return queue;
   };
 
-  const parts = sessionParts(credentials, runLog, (method, url, { token, body, query } = {}) =>
-    app.inject({
-      method,
-      url: `/v1/widgets${url}`,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      ...(query && { query }),
-      ...(body !== undefined && { payload: body as object }),
-    }),
-  );
+  const parts = callsOver(credentials, runLog, (options) => app.inject(options));
 
   return {
     app,
     logs,
     db: handle.db,
     credentials,
-    api: (method, url, { body, authorization, headers } = {}) => {
-      knownCredentials(runLog, body);
-      return app.inject({
-        method,
-        url,
-        headers: {
-          ...(authorization !== null && {
-            authorization: authorization ?? `ApiKey ${credentials.apiKey}`,
-          }),
-          ...headers,
-        },
-        ...(body !== undefined && { payload: body as object }),
-      });
-    },
     ...parts,
     openQueue,
     async close() {
@@ -265,6 +243,48 @@ function knownCredentials(runLog: RunLog, body: unknown): void {
         .filter(([key, v]) => SECRET_CREDENTIALS.has(key) && typeof v === 'string')
         .map(([, v]) => v as string),
     );
+}
+
+/** A request as both the app's `inject` and the cluster's answer it. */
+type Inject = (options: {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  query?: Record<string, string | string[]>;
+  payload?: object;
+}) => Promise<LightMyRequestResponse>;
+
+/** The server and widget APIs over `inject`: the app in this process, or the cluster's. */
+function callsOver(
+  credentials: DevelopmentCredentials,
+  runLog: RunLog,
+  inject: Inject,
+): Pick<SinoTestApp, 'api' | 'widget' | 'session' | 'subscriberHash'> {
+  return {
+    api: (method, url, { body, authorization, headers } = {}) => {
+      knownCredentials(runLog, body);
+      return inject({
+        method,
+        url,
+        headers: {
+          ...(authorization !== null && {
+            authorization: authorization ?? `ApiKey ${credentials.apiKey}`,
+          }),
+          ...headers,
+        },
+        ...(body !== undefined && { payload: body as object }),
+      });
+    },
+    ...sessionParts(credentials, runLog, (method, url, { token, body, query } = {}) =>
+      inject({
+        method,
+        url: `/v1/widgets${url}`,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        ...(query && { query }),
+        ...(body !== undefined && { payload: body as object }),
+      }),
+    ),
+  };
 }
 
 /** The widget API, its sessions and subscriber hashes, on whatever answers the widget's calls. */
@@ -399,36 +419,13 @@ async function createSinoClusterApp(overrides: TestAppOptions): Promise<SinoTest
   runLog.knownSecrets('API key', [credentials.apiKey]);
   const inject = (options: InjectOptions) =>
     started.inject(options) as unknown as Promise<LightMyRequestResponse>;
-  const api: SinoTestApp['api'] = (method, url, { body, authorization, headers } = {}) => {
-    knownCredentials(runLog, body);
-    return inject({
-      method,
-      url,
-      headers: {
-        ...(authorization !== null && {
-          authorization: authorization ?? `ApiKey ${credentials.apiKey}`,
-        }),
-        ...headers,
-      },
-      payload: body,
-    });
-  };
-  const parts = sessionParts(credentials, runLog, (method, url, { token, body, query } = {}) =>
-    inject({
-      method,
-      url: `/v1/widgets${url}`,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      ...(query && { query }),
-      payload: body,
-    }),
-  );
+  const parts = callsOver(credentials, runLog, inject);
   const app: ClusterSinoTestApp = {
     app: appOverHttp<FastifyInstance>(started.url),
     url: started.url,
     logs: started.logs,
     db: started.database.db,
     credentials,
-    api,
     ...parts,
     openQueue() {
       throw new Error('openQueue: a queue of this process beside the cluster is one-process only');
