@@ -1,9 +1,8 @@
 import type { DeliveryRepository } from './repository.js';
+import { nextHourSlot } from '../hourly.js';
 
 /** How long the sandbox keeps what it "delivered": enough to look at, not a mail archive. */
 export const SANDBOX_RETENTION_DAYS = 7;
-/** How often the outbox is trimmed. */
-const EVERY_MS = 60 * 60 * 1000;
 
 /**
  * The queue task that trims the sandbox outbox and schedules the next trim. `slot` names the
@@ -34,12 +33,9 @@ export function createSandboxRetention(deps: {
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
-  // The hour after `after` and after now. A task falls due by the database's clock; run by a
-  // node whose clock is a little behind, "the next hour" by that clock alone would be the
-  // task's own hour, whose dedupe key is taken by the task itself: the chain would stop.
+  // The hour after the task's own and after now (`nextHourSlot` says why both).
   const scheduleNext = (after = 0) => {
-    const next =
-      Math.max(Math.floor(now() / EVERY_MS) + 1, Math.floor(after / EVERY_MS) + 1) * EVERY_MS;
+    const next = nextHourSlot(now(), after);
     return deps.scheduler.enqueue(
       { kind: 'purge-sandbox', slot: next },
       { delayMs: Math.max(0, next - now()), dedupeKey: `purge-sandbox:${next}` },

@@ -1,9 +1,8 @@
 import type { MessageScope } from './repository.js';
 import type { RetentionCursor, RetentionRepository } from './retention-repository.js';
+import { nextHourSlot } from '../../hourly.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** How often a purge runs: each run then deletes about an hour's worth of old notifications. */
-const EVERY_MS = 60 * 60 * 1000;
 /** Notifications per transaction (with their jobs, messages and execution details). */
 const BATCH_SIZE = 250;
 /** Past this a run stops between batches and queues its continuation, for any worker. */
@@ -66,8 +65,7 @@ export function createMessageRetention(deps: {
 
   /** Queues the run of the hour after `after` (and after now). */
   const scheduleNext = (after: number) => {
-    const next =
-      Math.max(Math.floor(now() / EVERY_MS) + 1, Math.floor(after / EVERY_MS) + 1) * EVERY_MS;
+    const next = nextHourSlot(now(), after);
     return deps.scheduler.enqueue(
       { kind: 'purge-messages', slot: next },
       { delayMs: Math.max(0, next - now()), dedupeKey: `purge-messages:${next}` },
