@@ -101,11 +101,19 @@ export function createSocketGateway(deps: {
       deps.log.warn({ err }, 'could not mark the subscriber online');
     });
     socket.on('disconnect', () => {
-      // Offline only when the last socket of the subscriber closes (several tabs).
+      // Offline only when the last socket of the subscriber closes (several tabs), on any node:
+      // with Redis, fetchSockets asks every node. The socket has left its room by now, so of
+      // two sockets closing at once on two nodes, the later one's question sees neither.
       if ((io.sockets.adapter.rooms.get(subscriberId)?.size ?? 0) > 0) return;
-      void deps.subscribers.setOnline(subscriberId, false).catch((err: unknown) => {
-        deps.log.warn({ err }, 'could not mark the subscriber offline');
-      });
+      void io
+        .in(subscriberId)
+        .fetchSockets()
+        .then(async (open) => {
+          if (open.length === 0) await deps.subscribers.setOnline(subscriberId, false);
+        })
+        .catch((err: unknown) => {
+          deps.log.warn({ err }, 'could not mark the subscriber offline');
+        });
     });
   });
 
