@@ -164,7 +164,21 @@ const zones = [
   },
 ];
 
-const restricted = (patterns) => ['error', { patterns: [crossPackageRelative, ...patterns] }];
+// Barrels that load a whole library at every start (date-fns: 300 modules for one function;
+// jose: every algorithm): import the function's own subpath (`date-fns/format`,
+// `jose/jwt/verify`), as the server's start time needs (bench/README.md, bench:inicio).
+const barrels = [
+  { name: 'date-fns', message: "Import the function's subpath: `date-fns/format`." },
+  {
+    name: 'jose',
+    message: 'Import the subpath: `jose/jwt/sign`, `jose/jwt/verify`, `jose/errors`.',
+  },
+];
+
+const restricted = (patterns) => [
+  'error',
+  { paths: barrels, patterns: [crossPackageRelative, ...patterns] },
+];
 
 // Where Fastify may not be imported, per package: every service and repository module (and the
 // wiring that builds them), Sino's workflow engine and its socket gateway. They take plain

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SignJWT, decodeProtectedHeader } from 'jose';
+import { SignJWT } from 'jose/jwt/sign';
+import { decodeProtectedHeader } from 'jose/decode/protected_header';
 import { criarEmissorDeTokens, idDaChave } from '../src/modules/contas/tokens.js';
 
 const SEGREDO = 'um-segredo-de-teste-com-mais-de-32-caracteres';

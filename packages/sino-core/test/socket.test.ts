@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { SignJWT, decodeJwt } from 'jose';
+import { SignJWT } from 'jose/jwt/sign';
+import { decodeJwt } from 'jose/jwt/decode';
 import { io, type Socket } from 'socket.io-client';
 import { subscribers } from '../src/db/schema.js';
 import { createSinoTestApp, listeningUrl, type SinoTestApp } from './harness.js';

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { SignJWT, decodeJwt } from 'jose';
+import { SignJWT } from 'jose/jwt/sign';
+import { decodeJwt } from 'jose/jwt/decode';
 import { integrations, subscribers } from '../src/db/schema.js';
 import { apart, createSinoTestApp, identityOf, type SinoTestApp } from './harness.js';
 

@@ -1,5 +1,6 @@
 import { createSecretKey } from 'node:crypto';
-import { SignJWT, decodeProtectedHeader } from 'jose';
+import { SignJWT } from 'jose/jwt/sign';
+import { decodeProtectedHeader } from 'jose/decode/protected_header';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createWidgetTokens,

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeProtectedHeader } from 'jose';
+import { decodeProtectedHeader } from 'jose/decode/protected_header';
 import { keyIdOf } from '@sino/core';
 import { idDaChave } from '@locadora/api';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';

@@ -2,7 +2,7 @@ import { FUSO_HORARIO, TIPOS_MANUTENCAO, TIPOS_VISTORIA } from '@locadora/contra
 import { formatarPlaca } from '@locadora/contract/placa';
 import { centavosParaReais, formatarReais } from '@locadora/contract/preco';
 import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import { codigoDaLocacao } from '../modules/locacoes/conversao.js';
 import type { NovoEvento } from './repositorio-outbox.js';
 import type { IdentificadorDeFluxo } from './fluxos.js';

@@ -1,4 +1,3 @@
-import { compile } from 'html-to-text';
 import type { Attachment } from '@sino/providers';
 
 /**
@@ -11,17 +10,26 @@ export function withPreheader(html: string, preheader: string | undefined): stri
   return `${hidden}${html}`;
 }
 
-/** Compiled once: compiling the options is most of a conversion's cost. */
-const toPlainText = compile({
-  wordwrap: 78,
-  selectors: [
-    { selector: 'img', format: 'skip' },
-    { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
-  ],
-});
+let toPlainText: ((html: string) => string) | undefined;
 
-/** The plain-text part of an email, from the same rendered HTML (links kept as `text [url]`). */
-export const plainTextOf = (html: string): string => toPlainText(html);
+/**
+ * The plain-text part of an email, from the same rendered HTML (links kept as `text [url]`).
+ * html-to-text and its parser (about 40 modules) load at the first e-mail rather than at every
+ * start; the options are compiled once, compiling being most of a conversion's cost.
+ */
+export async function plainTextOf(html: string): Promise<string> {
+  if (!toPlainText) {
+    const { compile } = await import('html-to-text');
+    toPlainText ??= compile({
+      wordwrap: 78,
+      selectors: [
+        { selector: 'img', format: 'skip' },
+        { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+      ],
+    });
+  }
+  return toPlainText(html);
+}
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -113,7 +113,7 @@ export function createDeliveryService(deps: {
   }
 
   /** The provider-ready message of the channel for one route. */
-  function messageFor(
+  async function messageFor(
     channel: DeliveryChannel,
     route: Route,
     credentials: CredentialValues,
@@ -126,7 +126,7 @@ export function createDeliveryService(deps: {
       payload: Record<string, unknown>;
     },
     attachments: EmailMessage['attachments'],
-  ): MessageOf[DeliveryChannel] {
+  ): Promise<MessageOf[DeliveryChannel]> {
     const { rendered, subscriber } = input;
     const text = (key: string) =>
       typeof credentials[key] === 'string' && credentials[key] !== ''
@@ -145,7 +145,7 @@ export function createDeliveryService(deps: {
           subject: rendered.subject ?? '',
           preheader: rendered.preheader,
           html: withPreheader(rendered.content, rendered.preheader),
-          text: plainTextOf(rendered.content),
+          text: await plainTextOf(rendered.content),
           attachments,
         };
         return message;
@@ -293,7 +293,7 @@ export function createDeliveryService(deps: {
                 `Sino has no adapter for ${integration.providerId}`,
               );
             try {
-              const payload = messageFor(
+              const payload = await messageFor(
                 channel,
                 route,
                 ready.credentials,

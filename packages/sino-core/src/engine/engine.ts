@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { add } from 'date-fns';
+import { add } from 'date-fns/add';
 import type { Log } from '../log.js';
 import {
   EXECUTION_CODES,

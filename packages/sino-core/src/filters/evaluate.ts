@@ -1,4 +1,6 @@
-import { differenceInDays, differenceInHours, differenceInMinutes } from 'date-fns';
+import { differenceInDays } from 'date-fns/differenceInDays';
+import { differenceInHours } from 'date-fns/differenceInHours';
+import { differenceInMinutes } from 'date-fns/differenceInMinutes';
 import { z } from 'zod';
 import { FILTER_OPERATORS, type FilterSource } from '@sino/shared';
 import { compare, getPath } from './operators.js';

@@ -1,10 +1,10 @@
 import { rootCertificates, type ConnectionOptions } from 'node:tls';
-import nodemailer, {
-  type DKIMOptions,
-  type NodemailerError,
-  type SMTPPoolOptions,
-  type SMTPPoolSentMessageInfo,
-  type Transporter,
+import type {
+  DKIMOptions,
+  NodemailerError,
+  SMTPPoolOptions,
+  SMTPPoolSentMessageInfo,
+  Transporter,
 } from 'nodemailer';
 import { isEgressRefusal, networkFailure, TLS_CODES } from '../egress/failure.js';
 import { publicOnly } from '../egress/policy.js';
@@ -37,12 +37,18 @@ export function smtpAdapter(
   settings: () => SmtpSettings,
 ): ProviderAdapter<'email'> {
   let pool: Transporter<SMTPPoolSentMessageInfo> | undefined;
-  const transport = () => (pool ??= poolOf(context, settings()));
+  // nodemailer (about 40 modules) is loaded at the first e-mail rather than at every start;
+  // a failed settings() leaves no pool behind, so the next call reads them again.
+  const transport = async () => {
+    if (pool) return pool;
+    const { default: nodemailer } = await import('nodemailer');
+    return (pool ??= nodemailer.createTransport(poolOptions(context, settings())));
+  };
   return {
     async send(message) {
       let info: SMTPPoolSentMessageInfo;
       try {
-        info = await transport().sendMail(mailOf(message));
+        info = await (await transport()).sendMail(mailOf(message));
       } catch (error) {
         throw smtpFailure(error, context);
       }
@@ -51,7 +57,7 @@ export function smtpAdapter(
     async check() {
       try {
         const s = settings();
-        await transport().verify();
+        await (await transport()).verify();
         return {
           ok: true,
           message: s.auth
@@ -104,7 +110,10 @@ export function tlsOptionsOf(credentials: Credentials, key: string): ConnectionO
   return tls as ConnectionOptions;
 }
 
-function poolOf(context: AdapterContext, settings: SmtpSettings) {
+function poolOptions(
+  context: AdapterContext,
+  settings: SmtpSettings,
+): SMTPPoolOptions & { pool: true } {
   const egress = context.egress ?? publicOnly;
   const where = `smtp://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${settings.port}`;
   const options: SMTPPoolOptions & { pool: true } = {
@@ -148,7 +157,7 @@ function poolOf(context: AdapterContext, settings: SmtpSettings) {
       },
     }),
   };
-  return nodemailer.createTransport(options);
+  return options;
 }
 
 /** The system's CAs plus the context's (a private relay's, a test peer's). */

@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { decodeProtectedHeader, jwtVerify } from 'jose';
+import { decodeProtectedHeader } from 'jose/decode/protected_header';
+import { jwtVerify } from 'jose/jwt/verify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apns } from '../../src/adapters/apns/index.js';
 import { startHttp2Peer, type Http2Peer } from '../peers/http2-peer.js';

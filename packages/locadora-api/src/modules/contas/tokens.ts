@@ -1,5 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SignJWT, decodeProtectedHeader, errors, jwtVerify } from 'jose';
+import { decodeProtectedHeader } from 'jose/decode/protected_header';
+import { JWSSignatureVerificationFailed } from 'jose/errors';
+import { SignJWT } from 'jose/jwt/sign';
+import { jwtVerify } from 'jose/jwt/verify';
 import type { Papel } from '@locadora/contract/dominio';
 
 const EMISSOR = 'locadora';
@@ -78,7 +81,7 @@ export function criarEmissorDeTokens(segredos: string | SegredosJwt, validadeMin
         return payload;
       } catch (erro) {
         // Another key may have signed it; any other refusal (expired, audience) is final.
-        if (!(erro instanceof errors.JWSSignatureVerificationFailed)) return null;
+        if (!(erro instanceof JWSSignatureVerificationFailed)) return null;
       }
     }
     return null;

@@ -1,5 +1,6 @@
 import { TZDate } from '@date-fns/tz';
-import { addDays, format } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { format } from 'date-fns/format';
 import { FUSO_HORARIO } from '@locadora/contract/dominio';
 import type { InfracaoPedido } from '@locadora/contract/operacao';
 import { formatarPlaca } from '@locadora/contract/placa';

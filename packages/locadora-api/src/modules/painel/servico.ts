@@ -1,5 +1,7 @@
 import { TZDate } from '@date-fns/tz';
-import { addDays, format, startOfDay } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { format } from 'date-fns/format';
+import { startOfDay } from 'date-fns/startOfDay';
 import { FUSO_HORARIO, STATUS_LOCACAO } from '@locadora/contract/dominio';
 import {
   DIAS_DAS_MULTAS_EM_ABERTO,

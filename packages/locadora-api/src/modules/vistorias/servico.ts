@@ -1,5 +1,5 @@
 import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import { FUSO_HORARIO } from '@locadora/contract/dominio';
 import type { VistoriaPedido } from '@locadora/contract/operacao';
 import { conflito, entradaInvalida, naoEncontrada, naoEncontrado } from '../../erros.js';

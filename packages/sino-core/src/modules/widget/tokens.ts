@@ -1,5 +1,8 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import { SignJWT, decodeProtectedHeader, errors, jwtVerify } from 'jose';
+import { decodeProtectedHeader } from 'jose/decode/protected_header';
+import { JWSSignatureVerificationFailed } from 'jose/errors';
+import { SignJWT } from 'jose/jwt/sign';
+import { jwtVerify } from 'jose/jwt/verify';
 import { LRUCache } from 'lru-cache';
 import { keyIdOf } from '../../secret-box.js';
 
@@ -73,7 +76,7 @@ export function createWidgetTokens(secrets: string | TokenSecrets) {
         return payload;
       } catch (error) {
         // Another key may have signed it; any other refusal (expired, wrong audience) is final.
-        if (!(error instanceof errors.JWSSignatureVerificationFailed)) return null;
+        if (!(error instanceof JWSSignatureVerificationFailed)) return null;
       }
     }
     return null;

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { SignJWT, importPKCS8 } from 'jose';
+import { SignJWT } from 'jose/jwt/sign';
+import { importPKCS8 } from 'jose/key/import';
 import { flag, required } from '../credentials.js';
 import { badCredentials, type DeliveryError } from '../errors.js';
 import { failureOf, type HttpAnswer } from '../http.js';

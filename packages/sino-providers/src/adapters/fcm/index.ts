@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { SignJWT, importPKCS8 } from 'jose';
+import { SignJWT } from 'jose/jwt/sign';
+import { importPKCS8 } from 'jose/key/import';
 import { DeliveryError, badCredentials } from '../errors.js';
 import { isProviderUrl } from '../../catalogue/destinations.js';
 import { call, failureOf, urlOf, type HttpAnswer } from '../http.js';

@@ -1,5 +1,4 @@
 import aws4 from 'aws4';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import { awsRegion, required } from '../credentials.js';
 import type { DeliveryError } from '../errors.js';
 import { call, failureOf, urlOf, type HttpAnswer } from '../http.js';
@@ -28,9 +27,7 @@ export const ses = defineAdapter({
           Content: message.attachments?.length
             ? {
                 Raw: {
-                  Data: (await new MailComposer(mailOf(message)).compile().build()).toString(
-                    'base64',
-                  ),
+                  Data: (await rawMessageOf(message)).toString('base64'),
                 },
               }
             : {
@@ -157,4 +154,10 @@ function sesFailure(context: AdapterContext, answer: HttpAnswer): DeliveryError 
   if (type === 'BadRequestException' && BAD_ADDRESS.test(words))
     return failureOf(context, answer, { kind: 'recipient', message });
   return failureOf(context, answer, { message });
+}
+
+/** The MIME message, composed by nodemailer (loaded at the first SES e-mail, not at start). */
+async function rawMessageOf(message: Parameters<typeof mailOf>[0]): Promise<Buffer> {
+  const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
+  return new MailComposer(mailOf(message)).compile().build();
 }
