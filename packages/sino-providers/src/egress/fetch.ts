@@ -1,11 +1,5 @@
-import {
-  Agent,
-  buildConnector,
-  fetch,
-  type Dispatcher,
-  type RequestInit,
-  type Response,
-} from 'undici';
+import type * as Undici from 'undici';
+import type { Agent, Dispatcher, RequestInit, Response } from 'undici';
 import { EgressRefused, isAddress, type EgressPolicy } from './policy.js';
 
 /**
@@ -29,7 +23,13 @@ const CONNECTIONS_PER_ORIGIN = 64;
 
 const agentsOf = new WeakMap<EgressPolicy, Agents>();
 
-function agents(policy: EgressPolicy): Agents {
+/** undici (about 110 modules) is loaded at the first provider request, not at every start. */
+let undici: typeof Undici | undefined;
+
+async function agents(policy: EgressPolicy): Promise<Agents & { fetch: typeof Undici.fetch }> {
+  undici ??= await import('undici');
+  const { Agent, buildConnector, fetch } = undici;
+  // Nothing is awaited from here on: of two first calls, the second finds the first's agents.
   let found = agentsOf.get(policy);
   if (!found) {
     const resolving = buildConnector({ lookup: policy.lookup });
@@ -46,16 +46,16 @@ function agents(policy: EgressPolicy): Agents {
     };
     agentsOf.set(policy, found);
   }
-  return found;
+  return { ...found, fetch };
 }
 
 /** `fetch` under the rule; `redirect` is always `error`. */
-export function egressFetch(
+export async function egressFetch(
   policy: EgressPolicy,
   url: string,
   init: Omit<RequestInit, 'dispatcher' | 'redirect'>,
 ): Promise<Response> {
-  const { guarded, trusted } = agents(policy);
+  const { guarded, trusted, fetch } = await agents(policy);
   return fetch(url, {
     ...init,
     redirect: 'error',
@@ -86,7 +86,7 @@ export async function egressRequest(
     signal: AbortSignal;
   },
 ): Promise<EgressAnswer> {
-  const { guarded, trusted } = agents(policy);
+  const { guarded, trusted } = await agents(policy);
   const target = new URL(url);
   const answer = await (policy.trusts(url) ? trusted : guarded).request({
     origin: target.origin,
