@@ -120,6 +120,36 @@ describe('trigger intake', () => {
     expect(await messagesOf('topic-b', 'tx-topic')).toHaveLength(1);
   });
 
+  it('writes a subscriber named inline only when its profile changes', async () => {
+    const name = await workflow([inApp('Hello {{subscriber.firstName}}')]);
+    const profile = { subscriberId: 'same-profile', firstName: 'Bia', data: { plano: 'ouro' } };
+    const subscriber = async () =>
+      (await t.api('GET', '/v1/subscribers/same-profile')).json().data as {
+        firstName: string;
+        updatedAt: string;
+      };
+    const sent = async (to: Record<string, unknown>, transactionId: string) => {
+      expect((await trigger({ name, to: [to], transactionId })).body.data.status).toBe(
+        'processed',
+      );
+      await eventually(async () => settled(await jobsOf(transactionId)));
+    };
+    await sent(profile, 'tx-profile-1');
+    const first = await subscriber();
+    expect(first.firstName).toBe('Bia');
+
+    await sent({ ...profile, data: { plano: 'ouro' } }, 'tx-profile-2');
+    expect((await subscriber()).updatedAt).toBe(first.updatedAt);
+
+    await sent({ ...profile, firstName: 'Beatriz' }, 'tx-profile-3');
+    const changed = await subscriber();
+    expect(changed.firstName).toBe('Beatriz');
+    expect(changed.updatedAt).not.toBe(first.updatedAt);
+    expect(await messagesOf('same-profile', 'tx-profile-3')).toEqual([
+      expect.objectContaining({ content: 'Hello Beatriz' }),
+    ]);
+  });
+
   it('answers 422 for an unknown workflow and writes nothing', async () => {
     const r = await trigger({ name: 'no-such-workflow', to: 'ana', transactionId: 'tx-422' });
     expect(r.status).toBe(422);

@@ -1,6 +1,11 @@
 import type { Recipient } from '../modules/events/schemas.js';
 import { groupCommit } from '../batching.js';
-import type { Subscriber, SubscriberRepository } from '../modules/subscribers/repository.js';
+import {
+  profileChanges,
+  type Subscriber,
+  type SubscriberProfile,
+  type SubscriberRepository,
+} from '../modules/subscribers/repository.js';
 import type { EngineRepository } from './repository.js';
 import type { TopicRepository } from '../modules/topics/repository.js';
 import type { EngineTask, ErasedRecipient, ResolvedRecipient } from './ports.js';
@@ -16,6 +21,15 @@ const BATCH = 500;
  * action through a topic. A subscriber named by an erased id comes back as `erased`: no row is
  * created or changed for it.
  */
+/** The profile fields a recipient object gives (its subscriberId aside). */
+function profileOf(recipient: Recipient): SubscriberProfile {
+  const { subscriberId: _id, ...profile } = recipient as Exclude<
+    Recipient,
+    string | { type: 'Topic' }
+  >;
+  return profile;
+}
+
 export function createRecipientResolver(deps: {
   repo: EngineRepository;
   subscribers: SubscriberRepository;
@@ -51,11 +65,8 @@ export function createRecipientResolver(deps: {
     };
     if (typeof recipient === 'string')
       return deps.subscribers.ensure({ ...ids, subscriberId: recipient });
-    const { subscriberId, ...profile } = recipient as Exclude<
-      Recipient,
-      string | { type: 'Topic' }
-    >;
-    return deps.subscribers.upsert({ ...ids, subscriberId: subscriberId! }, profile, { checked });
+    const { subscriberId } = recipient as { subscriberId: string };
+    return deps.subscribers.upsert({ ...ids, subscriberId }, profileOf(recipient), { checked });
   }
 
   return {
@@ -87,11 +98,13 @@ export function createRecipientResolver(deps: {
       for (const [index, recipient] of byId.entries()) {
         const subscriberId = idOf(recipient);
         const { subscriber: existing, erased } = found[index]!;
-        // A subscriber named by id alone, and existing, is used as found; the others are
-        // created or updated (an existing row is never erased: the erasure deletes it).
+        // An existing subscriber named by id alone, or with the profile it has, is used as
+        // found; the others are created or updated (an existing row is never erased: the
+        // erasure deletes it).
         const s = erased
           ? undefined
-          : typeof recipient === 'string' && existing
+          : existing &&
+              (typeof recipient === 'string' || !profileChanges(existing, profileOf(recipient)))
             ? existing
             : await named(task, recipient, true);
         // Erased before the trigger, or while it was being resolved.

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { and, asc, desc, eq, exists, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import { plannedSql, type Database } from '@locadora/db';
 import { rowMapper } from '../../db/rows.js';
@@ -54,6 +55,17 @@ function given(profile: SubscriberProfile) {
   return Object.fromEntries(
     Object.entries(profile).filter(([, v]) => v !== undefined),
   ) as SubscriberProfile;
+}
+
+/**
+ * Whether writing `profile` over `existing` would change any of its fields. A trigger naming a
+ * known subscriber with the same profile writes nothing, as Novu's `subscriberNeedUpdate`
+ * decides (a service such as Locadora names its customer with every event).
+ */
+export function profileChanges(existing: Subscriber, profile: SubscriberProfile): boolean {
+  return Object.entries(given(profile)).some(
+    ([key, value]) => !isDeepStrictEqual(existing[key as keyof SubscriberProfile] ?? null, value),
+  );
 }
 
 /**
