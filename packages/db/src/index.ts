@@ -11,6 +11,7 @@ export {
 } from './errors.js';
 export { logSerializers, requestForLog } from './logging.js';
 export { plannedSql, preparedSql } from './prepared-sql.js';
+export { rowMapper } from './rows.js';
 export { findUnstorableInput, MAX_INPUT_DEPTH } from './storable-input.js';
 export type { UnstorableInput, UnstorableReason } from './storable-input.js';
 export { backUpDatabase, BackupError, restoreDatabase } from './backup.js';

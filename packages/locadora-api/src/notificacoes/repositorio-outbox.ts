@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
 import { locacoes, outbox, usuarios, vistorias, type AcaoDoOutbox } from '../db/schema.js';
 import type { IdentificadorDeFluxo } from './fluxos.js';
@@ -42,6 +42,17 @@ export interface Destinatario {
   id: number;
   nome: string;
   email: string;
+}
+
+/**
+ * The insert of an event as a statement's part (`select ... <origem>`), for a repository that
+ * writes its change and the event in one statement (`with l as (insert ...), o as (...)`): a
+ * row of the event for each row `origem` gives.
+ */
+export function eventoNoOutbox(evento: NovoEvento, origem: SQL): SQL {
+  return sql`insert into ${outbox} (fluxo, usuario_id, equipe, payload)
+    select ${evento.fluxo}::text, ${evento.usuarioId ?? null}::int, ${evento.equipe ?? false}::boolean,
+      ${JSON.stringify(evento.payload)}::jsonb ${origem}`;
 }
 
 export function criarRepositorioOutbox(db: Database) {

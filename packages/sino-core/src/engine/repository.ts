@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { plannedSql, preparedSql, type Database } from '@locadora/db';
+import { plannedSql, preparedSql, rowMapper, type Database } from '@locadora/db';
 import type { JobStatus } from '@sino/shared';
 import {
   executionDetails,
@@ -13,7 +13,6 @@ import {
   workflows,
 } from '../db/schema.js';
 import { newId } from '../ids.js';
-import { rowMapper } from '../db/rows.js';
 import type { PreferenceRow } from '../modules/preferences/resolve.js';
 
 export type Workflow = typeof workflows.$inferSelect;

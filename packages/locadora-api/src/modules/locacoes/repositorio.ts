@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '@locadora/db';
+import { rowMapper, type Database } from '@locadora/db';
 import type { StatusLocacao } from '@locadora/contract/dominio';
 import {
   adicionais,
@@ -17,8 +17,10 @@ import {
   type Disponibilidade,
   type PedidoDeDisponibilidade,
 } from './disponibilidade-sql.js';
+import { eventoNoOutbox, type NovoEvento } from '../../notificacoes/repositorio-outbox.js';
 
 export type LocacaoRegistro = typeof locacoes.$inferSelect;
+const locacaoDaLinha = rowMapper(locacoes);
 export type NovaLocacao = typeof locacoes.$inferInsert;
 export type LocalRegistro = typeof locais.$inferSelect;
 
@@ -44,6 +46,11 @@ export interface ConsultaDoPedido {
   travarCategoria: boolean;
   nomeModelo: string;
   adicional: { id: number } | { valorCentavos: number };
+  /**
+   * Take the new reservation's id from its sequence now (a booking): the customer's event,
+   * written with the reservation, names it.
+   */
+  reservarId?: boolean;
 }
 
 export interface FiltroLocacoes {
@@ -201,6 +208,10 @@ export function criarRepositorioLocacoes(db: Database) {
           },
           modelo: { id: m.id, nome: m.nome, categoriaId: m.categoriaId },
           adicional: { id: a.id, descricao: a.descricao, valorCentavos: a.valorCentavos },
+          proximoId: (c.reservarId
+            ? sql`nextval(pg_get_serial_sequence('locadora.locacoes', 'id'))`
+            : sql`null`
+          ).mapWith((v: unknown) => (v === null ? null : Number(v))),
         })
         // One row whatever is missing: each lookup is a lateral subquery left-joined to it.
         .from(sql`(select) as pedido`)
@@ -227,9 +238,41 @@ export function criarRepositorioLocacoes(db: Database) {
       return paraDisponibilidade(resultado.rows[0]!);
     },
 
-    async inserir(dados: NovaLocacao): Promise<LocacaoRegistro> {
-      const [criada] = await db.insert(locacoes).values(dados).returning();
-      return criada!;
+    /**
+     * Inserts the reservation, with its customer's event in the outbox, if the category still
+     * has a vehicle free for the period; undefined when it has none. One statement: called
+     * while the category's row is locked (`catalogoDoPedido` with `travarCategoria`), it is
+     * the only round trip besides the commit that bookings of the category wait for.
+     */
+    async inserirSeHouverVeiculo(
+      dados: NovaLocacao & { id: number },
+      periodo: Omit<PedidoDeDisponibilidade, 'categoriaId' | 'inicio' | 'fim'>,
+      evento: NovoEvento,
+    ): Promise<LocacaoRegistro | undefined> {
+      const livre = consultaDeDisponibilidade({
+        ...periodo,
+        categoriaId: dados.categoriaId,
+        inicio: dados.retiradaPrevista,
+        fim: dados.entregaPrevista,
+      });
+      const resultado = (await db.execute(sql`
+        with d as (${livre}),
+        l as (
+          insert into ${locacoes} (id, usuario_id, local_id, categoria_id, modelo_id, adicional_id,
+            retirada_prevista, entrega_prevista, diarias, valor_diaria_centavos,
+            valor_adicional_centavos, valor_total_centavos, observacao)
+          select ${dados.id}::int, ${dados.usuarioId}::int, ${dados.localId}::int,
+            ${dados.categoriaId}::int, ${dados.modeloId}::int, ${dados.adicionalId}::int,
+            ${dados.retiradaPrevista.toISOString()}::timestamptz,
+            ${dados.entregaPrevista.toISOString()}::timestamptz, ${dados.diarias}::int,
+            ${dados.valorDiariaCentavos}::int, ${dados.valorAdicionalCentavos}::int,
+            ${dados.valorTotalCentavos}::int, ${dados.observacao ?? null}::text
+          from d where d.frota - d.reservadas - d.em_manutencao >= 1
+          returning *),
+        o as (${eventoNoOutbox(evento, sql`from l`)})
+        select * from l`)) as { rows: Record<string, unknown>[] };
+      const [linha] = resultado.rows;
+      return linha && locacaoDaLinha(linha);
     },
     async atualizar(id: number, dados: Partial<NovaLocacao>): Promise<void> {
       await db.update(locacoes).set(dados).where(eq(locacoes.id, id));

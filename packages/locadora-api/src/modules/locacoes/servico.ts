@@ -91,9 +91,11 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
     pedido: CamposDoFormulario,
     travar: boolean,
     usuarioId?: number,
+    reservarId = false,
   ): Promise<Catalogo> {
     return r.catalogoDoPedido({
       usuarioId,
+      reservarId,
       localId: pedido.id_local,
       categoriaId: pedido.id_categoria,
       travarCategoria: travar,
@@ -292,18 +294,16 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
       conferirQuemReserva(usuario, pedido.id_usuario);
       return deps.repositorios.emTransacao(async (tx) => {
         const r = tx.locacoes;
-        const c = await catalogo(r, pedido, true, pedido.id_usuario ?? usuario.id);
+        const c = await catalogo(r, pedido, true, pedido.id_usuario ?? usuario.id, true);
         const cliente = titular(c.usuario);
         const p = await conferirPedido(r, pedido, c);
         conferirCnh(cliente, usuario);
-        await conferirDisponibilidade(r, p);
-        const criada = await r.inserir({
+        const linha = {
           ...linhaDaReserva(p, pedido.observacao),
+          id: c.proximoId!,
           usuarioId: cliente.id,
-        });
-        // The names were read in this transaction: no need to read the new row back.
-        const reserva: LocacaoDetalhada = {
-          ...criada,
+        };
+        const nomes = {
           nomeCliente: cliente.nome,
           nomeLocal: p.local.nome,
           descricaoCategoria: p.descricaoCategoria,
@@ -312,9 +312,17 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
           placa: null,
           modeloDoVeiculo: null,
         };
-        // In this transaction: the customer hears of the booking if and only if it commits.
-        await tx.outbox.registrar(eventoDeReserva('reserva-confirmada', reserva));
-        return reserva;
+        // With the reservation, in one statement: the customer hears of the booking if and
+        // only if it commits, and the category's lock is held one round trip less.
+        const evento = eventoDeReserva('reserva-confirmada', { ...linha, ...nomes });
+        const criada = await r.inserirSeHouverVeiculo(
+          linha,
+          { intervaloHoras: deps.intervaloEntreLocacoesHoras },
+          evento,
+        );
+        if (!criada) throw conflito(MENSAGEM_SEM_VEICULO);
+        // The names were read in this transaction: no need to read the new row back.
+        return { ...criada, ...nomes };
       });
     },
 

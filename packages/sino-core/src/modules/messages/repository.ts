@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { plannedSql, type Database } from '@locadora/db';
+import { plannedSql, rowMapper, type Database } from '@locadora/db';
 import {
   feeds,
   inInboxOf,
@@ -10,7 +10,6 @@ import {
   type MessageCta,
 } from '../../db/schema.js';
 import { isId, newId } from '../../ids.js';
-import { rowMapper } from '../../db/rows.js';
 import type { ActorType } from '@sino/shared';
 
 export type MessageRow = typeof messages.$inferSelect;

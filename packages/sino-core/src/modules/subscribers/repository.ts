@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { and, asc, desc, eq, exists, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
-import { plannedSql, type Database } from '@locadora/db';
-import { rowMapper } from '../../db/rows.js';
+import { plannedSql, rowMapper, type Database } from '@locadora/db';
 import {
   erasedSubscribers,
   integrations,
