@@ -179,9 +179,11 @@ export async function startTestCluster(
   const cluster = await startCluster({
     topology,
     databaseUrl: options.databaseVia ? options.databaseVia(databaseUrl) : databaseUrl,
+    // A REDIS_URL the test gives (a proxy it controls, say) is the cluster's Redis.
     redisUrl:
       topology === 'cluster'
-        ? (process.env.TEST_SINO_REDIS_URL ??
+        ? (options.env?.REDIS_URL ??
+          process.env.TEST_SINO_REDIS_URL ??
           process.env.TEST_REDIS_URL ??
           'redis://127.0.0.1:6379')
         : undefined,
