@@ -62,6 +62,8 @@ import { repositoryRoot } from './build-stamp.mjs';
  * @property {boolean} [built] run `apps/server/dist/main.js` instead of the sources (tsx)
  * @property {(node: ClusterNode, line: string) => void} [onLine] each line a node prints
  * @property {number} [readyTimeoutMs] how long a node may take to answer /ready (180 s)
+ * @property {string} [clockFile] tests only: every node loads test/support/shared-clock.mjs,
+ *   whose `Date` answers the instant the test writes to this file (decision 041)
  */
 
 /**
@@ -335,9 +337,11 @@ export async function startCluster(options) {
   const sinoNode = nodes.find((n) => n.name === 'sino');
   /** @type {Map<ClusterNode, { child: import('node:child_process').ChildProcess, exited: Promise<void> }>} */
   const processes = new Map();
+  // A test's shared clock is loaded before anything else of the node reads the time.
+  const clock = options.clockFile ? ['--import', './test/support/shared-clock.mjs'] : [];
   const command = options.built
-    ? ['apps/server/dist/main.js']
-    : ['--conditions=source', '--import', 'tsx', 'apps/server/src/main.ts'];
+    ? [...clock, 'apps/server/dist/main.js']
+    : ['--conditions=source', ...clock, '--import', 'tsx', 'apps/server/src/main.ts'];
 
   /** @param {ClusterNode} node */
   const envOf = (node) => {
@@ -360,6 +364,7 @@ export async function startCluster(options) {
       ...(database && { DATABASE_URL: database }),
       ...(options.redisUrl && { REDIS_URL: options.redisUrl, SINO_REDIS_PREFIX: redisPrefix }),
       ...(node.name === 'locadora' && sinoNode && { SINO_URL: sinoNode.url }),
+      ...(options.clockFile && { TEST_CLOCK_FILE: options.clockFile }),
     };
   };
 

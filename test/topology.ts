@@ -1,3 +1,6 @@
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openDatabase, type DatabaseHandle } from '@locadora/db';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { startCluster, type Cluster } from '../scripts/cluster.mjs';
@@ -159,6 +162,11 @@ export async function startTestCluster(
     databaseVia?: (url: string) => string;
     /** The queue's and rate limits' Redis prefix (the caller removes its keys). */
     redisPrefix?: string;
+    /**
+     * A fake clock: every node's `Date` answers what it says, read before each request
+     * (test/support/shared-clock.mjs); the real clock until the first request.
+     */
+    clock?: () => Date;
   } = {},
 ): Promise<TestCluster> {
   if (topology === 'one') throw new Error('startTestCluster needs TEST_TOPOLOGY=cluster|halves');
@@ -167,16 +175,20 @@ export async function startTestCluster(
   const databaseUrl = testDatabase.url;
   const runLog = testRunLog();
   const logs: string[] = [];
+  const clock = options.clock && sharedClock(options.clock);
   const cluster = await startCluster({
     topology,
     databaseUrl: options.databaseVia ? options.databaseVia(databaseUrl) : databaseUrl,
+    // A REDIS_URL the test gives (a proxy it controls, say) is the cluster's Redis.
     redisUrl:
       topology === 'cluster'
-        ? (process.env.TEST_SINO_REDIS_URL ??
+        ? (options.env?.REDIS_URL ??
+          process.env.TEST_SINO_REDIS_URL ??
           process.env.TEST_REDIS_URL ??
           'redis://127.0.0.1:6379')
         : undefined,
     ...(options.redisPrefix && { redisPrefix: options.redisPrefix }),
+    ...(clock && { clockFile: clock.file }),
     inheritEnv: false,
     env: { LOG_LEVEL: 'info', SEED_DEMO_ACCOUNTS: 'false', ...options.env },
     onLine(_node, line) {
@@ -185,6 +197,7 @@ export async function startTestCluster(
     },
   }).catch(async (error: unknown) => {
     runLog.close();
+    clock?.remove();
     await testDatabase.drop();
     throw error;
   });
@@ -197,13 +210,38 @@ export async function startTestCluster(
     database,
     logs,
     runLog,
-    inject: (injected) => injectOver(cluster.url, injected),
+    inject(injected) {
+      clock?.write();
+      return injectOver(cluster.url, injected);
+    },
     async close() {
       await database.close();
       await cluster.close();
       runLog.close();
+      clock?.remove();
       await testDatabase.drop();
     },
+  };
+}
+
+/**
+ * The file a fake clock is shared through: `write` puts the clock's instant in it when it
+ * changed, whole (a rename, so a node never reads half of it).
+ */
+function sharedClock(clock: () => Date) {
+  const folder = mkdtempSync(join(tmpdir(), 'shared-clock-'));
+  const file = join(folder, 'now');
+  let written: number | undefined;
+  return {
+    file,
+    write() {
+      const instant = clock().getTime();
+      if (instant === written) return;
+      writeFileSync(`${file}.next`, String(instant));
+      renameSync(`${file}.next`, file);
+      written = instant;
+    },
+    remove: () => rmSync(folder, { recursive: true, force: true }),
   };
 }
 
@@ -212,8 +250,9 @@ export async function startTestCluster(
  * else (the processes' internals are out of reach); any other member throws, naming the test
  * to mark as one-process only.
  */
-export function appOverHttp<T extends object>(base: string): T {
-  const inject = (options: InjectOptions | string) => injectOver(base, options);
+export function appOverHttp<T extends object>(
+  inject: (options: InjectOptions | string) => Promise<Answer>,
+): T {
   return new Proxy({ inject } as object, {
     get(target, key) {
       if (key === 'inject') return inject;

@@ -3,6 +3,7 @@ import type {
   InjectOptions as InjectDoFastify,
   LightMyRequestResponse,
 } from 'fastify';
+import type { AddressInfo } from 'node:net';
 import type { DatabaseHandle } from '@locadora/db';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { CONTAS_DEMO } from '@locadora/api';
@@ -31,6 +32,8 @@ export interface AppDeTeste {
   app: FastifyInstance;
   /** The database the app was given: tests read it, and make it refuse a statement. */
   banco: DatabaseHandle;
+  /** The balancer's address, with the server apart (TEST_TOPOLOGY); `urlDe` in any topology. */
+  url?: string;
   /** The test database's address on PostgreSQL (another process may open it); none on PGlite. */
   urlDoBanco: string | undefined;
   /** Every log line the app wrote, for assertions on what is (not) logged. */
@@ -86,6 +89,10 @@ type OpcoesDoApp = Parameters<typeof criarAppDeTeste>[0];
 export async function criarAppDeTeste(
   opcoes: {
     ambiente?: Record<string, string>;
+    /**
+     * A fake clock: Locadora's services read it in one process; apart, it is every node's
+     * `Date` (access tokens' and Sino's too), written before each request.
+     */
     agora?: () => Date;
     /** The URL the app is given for the test database (through a proxy, say). */
     viaDoBanco?: (url: string) => string;
@@ -224,19 +231,20 @@ function contas(
 /**
  * The server as processes (TEST_TOPOLOGY=cluster|halves): `ambiente` is every node's
  * environment, `viaDoBanco` the database address the nodes are given, `prefixoDaFilaSino` the
- * installation's Redis prefix; a fake clock (`agora`) and a restart (`noBancoDe`) are the
- * test process's and are refused: such a test is one-process only.
+ * installation's Redis prefix, `agora` the clock every node shares (read before each request:
+ * test/support/shared-clock.mjs); a restart (`noBancoDe`) is the test process's and is
+ * refused: such a test is one-process only.
  */
 async function criarAglomeradoDeTeste(opcoes: NonNullable<OpcoesDoApp>): Promise<AppDeTeste> {
-  const recusadas = (['agora', 'noBancoDe'] as const).filter((o) => opcoes[o] !== undefined);
-  if (recusadas.length > 0)
+  if (opcoes.noBancoDe)
     throw new Error(
-      `criarAppDeTeste: ${recusadas.join(', ')} live in the test's process: mark the test one-process only (TEST_TOPOLOGY=${topology})`,
+      `criarAppDeTeste: noBancoDe lives in the test's process: mark the test one-process only (TEST_TOPOLOGY=${topology})`,
     );
   const iniciado = await startTestCluster({
     env: { ...SEGREDOS, SEED_DEMO_ACCOUNTS: 'true', ...opcoes.ambiente },
     ...(opcoes.viaDoBanco && { databaseVia: opcoes.viaDoBanco }),
     ...(opcoes.prefixoDaFilaSino && { redisPrefix: opcoes.prefixoDaFilaSino }),
+    ...(opcoes.agora && { clock: opcoes.agora }),
   });
   const registroDaExecucao = iniciado.runLog;
   for (const conta of CONTAS_DEMO) registroDaExecucao.knownSecretsIn(conta);
@@ -255,7 +263,8 @@ async function criarAglomeradoDeTeste(opcoes: NonNullable<OpcoesDoApp>): Promise
   let fechado: Promise<void> | undefined;
   const fechar = () => (fechado ??= iniciado.close());
   return {
-    app: appOverHttp<FastifyInstance>(iniciado.url),
+    app: appOverHttp<FastifyInstance>(iniciado.inject),
+    url: iniciado.url,
     banco: iniciado.database,
     urlDoBanco: iniciado.databaseUrl,
     logs: iniciado.logs,
@@ -273,6 +282,13 @@ async function criarAglomeradoDeTeste(opcoes: NonNullable<OpcoesDoApp>): Promise
     parar: fechar,
     fechar,
   };
+}
+
+/** Where sockets and HTTP clients reach the app: the balancer, or a port of this process. */
+export async function urlDe(t: AppDeTeste): Promise<string> {
+  if (t.url) return t.url;
+  if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 }
 
 export function cadastroValido(dados: Partial<Record<string, string>> = {}) {

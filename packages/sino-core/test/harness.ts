@@ -421,7 +421,7 @@ async function createSinoClusterApp(overrides: TestAppOptions): Promise<SinoTest
     started.inject(options) as unknown as Promise<LightMyRequestResponse>;
   const parts = callsOver(credentials, runLog, inject);
   const app: ClusterSinoTestApp = {
-    app: appOverHttp<FastifyInstance>(started.url),
+    app: appOverHttp<FastifyInstance>(started.inject),
     url: started.url,
     logs: started.logs,
     db: started.database.db,

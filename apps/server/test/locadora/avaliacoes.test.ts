@@ -1,4 +1,3 @@
-// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { dataLocalBr, relogioDeTeste } from './dados-de-teste.js';
@@ -55,7 +54,12 @@ const listar = async (token: string, query = 'limite=100'): Promise<Avaliacao[]>
 };
 
 beforeAll(async () => {
-  t = await criarAppDeTeste({ agora: () => relogio });
+  // Every review moves the clock a minute: with the server apart, the clock is the processes'
+  // (their access tokens' too), and the file's tokens must outlast its reviews.
+  t = await criarAppDeTeste({
+    agora: () => relogio,
+    ambiente: { ACCESS_TOKEN_TTL_MINUTES: String(24 * 60) },
+  });
   equipe = await t.tokenDe('funcionario');
   cliente = await t.novoCliente();
   outro = await t.novoCliente();

@@ -86,8 +86,7 @@ describe('concurrent failed logins (default limits: 5 per e-mail, 50 per address
   }, 120_000);
 });
 
-// One process only (TEST_TOPOLOGY): the fake clock (agora) is this process's.
-describe('the block (2 per e-mail, 3 per address, 10 minutes)', { tags: ['one-process'] }, () => {
+describe('the block (2 per e-mail, 3 per address, 10 minutes)', () => {
   let t: AppDeTeste;
   let relogio = new Date();
   beforeAll(async () => {

@@ -1,13 +1,17 @@
-// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@locadora/db';
-import { criarEntregadorDoOutbox, idDoAssinante, type OpcoesDoEntregador } from '@locadora/api';
+import {
+  CONTAS_DEMO,
+  criarEntregadorDoOutbox,
+  idDoAssinante,
+  type OpcoesDoEntregador,
+} from '@locadora/api';
 import { createSinoClient } from '@sino/client';
-import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
+import { apart, criarAppDeTeste, urlDe, type AppDeTeste } from '../app-de-teste.js';
 
 /**
  * Issue 17, item 6: a deleted account keeps no inbox. DELETE /api/me queues the erasure of the
@@ -33,8 +37,7 @@ beforeAll(async () => {
   t = await criarAppDeTeste({ agora: () => relogio });
   // The app's database, to read the outbox and every Sino table.
   banco = t.banco;
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await urlDe(t);
   equipe = await t.tokenDe('funcionario');
   hatches = (await t.chamar('GET', '/api/Categorias', { token: equipe }))
     .json<{ id_categoria: number; desc_categoria: string }[]>()
@@ -153,6 +156,22 @@ async function tudoNoSino(): Promise<string> {
   return linhas.join('\n');
 }
 
+/**
+ * Moves the clock, and staff and the customer log in again: with the server apart the clock is
+ * the processes' own, access tokens' included, and a jump of days outlives them.
+ */
+async function irPara(instante: Date, cliente: { email: string; senha: string; token: string }) {
+  relogio = instante;
+  const entrar = async (email: string, senha: string) => {
+    const r = await t.chamar('POST', '/api/Cadastro/authenticate', { corpo: { email, senha } });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json<{ jwtToken: string }>().jwtToken;
+  };
+  const { email, senha } = CONTAS_DEMO.find((c) => c.papel === 'funcionario')!;
+  equipe = await entrar(email, senha);
+  cliente.token = await entrar(cliente.email, cliente.senha);
+}
+
 let semana = 0;
 /** A three-day reservation some weeks ahead, in the customer's name. */
 async function reservar(token: string) {
@@ -194,13 +213,13 @@ describe('DELETE /api/me e o Sino', () => {
     const fechado = new Promise<string>((ok) => aberto.socket.once('disconnect', ok));
 
     // The contract runs its course: picked up and returned (no rental in progress).
-    relogio = new Date(reserva.inicio.getTime() + 13 * 3_600_000);
+    await irPara(new Date(reserva.inicio.getTime() + 13 * 3_600_000), cliente);
     const retirada = await t.chamar('POST', `/api/Locacao/${reserva.id}/retirada`, {
       token: equipe,
     });
     expect(retirada.statusCode, retirada.body).toBe(200);
     const placa = retirada.json<{ placa: string }>().placa;
-    relogio = new Date(reserva.fim.getTime() + 13 * 3_600_000);
+    await irPara(new Date(reserva.fim.getTime() + 13 * 3_600_000), cliente);
     const devolucao = await t.chamar('POST', `/api/Locacao/${reserva.id}/devolucao`, {
       token: equipe,
     });
@@ -285,7 +304,10 @@ describe('DELETE /api/me e o Sino', () => {
     expect(await tudoNoSino()).not.toContain('Gertrudes');
   });
 
-  it('o pedido de apagamento chega ao Sino uma vez, mesmo com o outbox repetindo (Sino responde 5xx antes)', async () => {
+  it('o pedido de apagamento chega ao Sino uma vez, mesmo com o outbox repetindo (Sino responde 5xx antes)', async ({
+    skip,
+  }) => {
+    skip(apart, "one process only: stops the app's outbox and runs one of its own in this process");
     await t.app.outboxDaLocadora!.parar();
     // Between the worker and Sino: the first erasure gets a 503 without reaching Sino; the
     // second reaches Sino but its answer is lost (502); the later ones go through.

@@ -1,5 +1,5 @@
-// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTAS_DEMO } from '@locadora/api';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 
 // A clock the tests move: it starts on 1 July 2030, 09:00 in Belo Horizonte (12:00 UTC).
@@ -7,8 +7,9 @@ let relogio = new Date('2030-07-01T12:00:00Z');
 
 let t: AppDeTeste;
 let equipe: string;
-let cliente: { id: number; token: string };
-let outro: { id: number; token: string };
+type Cliente = Awaited<ReturnType<AppDeTeste['novoCliente']>>;
+let cliente: Cliente;
+let outro: Cliente;
 const categoria: Record<string, number> = {};
 
 interface Locacao {
@@ -30,6 +31,23 @@ beforeAll(async () => {
     categoria[c.desc_categoria] = c.id_categoria;
 });
 afterAll(() => t?.fechar());
+
+async function entrar(email: string, senha: string): Promise<string> {
+  const r = await t.chamar('POST', '/api/Cadastro/authenticate', { corpo: { email, senha } });
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json<{ jwtToken: string }>().jwtToken;
+}
+
+/**
+ * Moves the clock, and everyone logs in again: with the server apart the clock is the
+ * processes' own, access tokens' included, and a jump of days outlives them.
+ */
+async function irPara(instante: string) {
+  relogio = new Date(instante);
+  const { email, senha } = CONTAS_DEMO.find((c) => c.papel === 'funcionario')!;
+  equipe = await entrar(email, senha);
+  for (const c of [cliente, outro]) c.token = await entrar(c.email, c.senha);
+}
 
 function hatch(alteracao: Record<string, unknown> = {}) {
   return {
@@ -242,7 +260,7 @@ describe('POST /api/Locacao/:id/devolucao', () => {
   let km: number;
 
   beforeAll(async () => {
-    relogio = new Date('2030-07-01T12:00:00Z');
+    await irPara('2030-07-01T12:00:00Z');
     l = await reservar({ observacao: 'Cliente pediu cadeirinha extra.' });
     l = (await retirar(l.id_locacao)).json<Locacao>();
     km = (await veiculo(l.id_veiculo!)).quilometragem;
@@ -292,7 +310,7 @@ describe('POST /api/Locacao/:id/devolucao', () => {
 
   it('closes the contract, records the odometer and frees the vehicle', async () => {
     // 13 July, 23:30 in Belo Horizonte: already the 14th in UTC.
-    relogio = new Date('2030-07-14T02:30:00Z');
+    await irPara('2030-07-14T02:30:00Z');
     const r = await devolver(l.id_locacao, {
       quilometragem: km + 350,
       observacao: 'Devolvido sem avarias.',
@@ -315,7 +333,7 @@ describe('POST /api/Locacao/:id/devolucao', () => {
   });
 
   it('accepts a return without a body', async () => {
-    relogio = new Date('2030-07-14T15:00:00Z');
+    await irPara('2030-07-14T15:00:00Z');
     const outra = await reservar({
       data_retirada: '2030-07-14',
       hora_retirada: '13:00',
@@ -358,12 +376,12 @@ describe('GET /api/Historico/:contrato', () => {
   });
 
   it('shows a returned contract: local closing date, vehicle with plate, value, default observation', async () => {
-    relogio = new Date('2030-07-20T12:00:00Z');
+    await irPara('2030-07-20T12:00:00Z');
     const l = await reservar({ data_retirada: '2030-07-25', data_entrega: '2030-07-28' });
     const v = await veiculoPorPlaca('RTA0A10');
     expect((await retirar(l.id_locacao, { id_veiculo: v.id_veiculo })).statusCode).toBe(200);
     // 28 July, 22:15 in Belo Horizonte (the 29th in UTC).
-    relogio = new Date('2030-07-29T01:15:00Z');
+    await irPara('2030-07-29T01:15:00Z');
     expect((await devolver(l.id_locacao, {})).statusCode).toBe(200);
     const r = await t.chamar('GET', `/api/Historico/${l.id_locacao}`, { token: cliente.token });
     expect(r.json()).toEqual({

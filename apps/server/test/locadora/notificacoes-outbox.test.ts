@@ -1,4 +1,4 @@
-// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
+// @module-tag one-process: stops the app's outbox worker and drives outbox workers of its own in this process, against the app's in-process Sino (TEST_TOPOLOGY, decision 041)
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';

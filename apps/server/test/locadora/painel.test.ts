@@ -1,4 +1,3 @@
-// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PainelSaida } from '@locadora/contract/painel';
 import { CONTAS_DEMO } from '@locadora/api';

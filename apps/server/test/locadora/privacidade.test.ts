@@ -1,4 +1,3 @@
-// @module-tag one-process: the fake clock (agora) is this process's (TEST_TOPOLOGY, decision 041)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpfDeTeste, criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 import { dataLocalBr, diaLocal, relogioDeTeste } from './dados-de-teste.js';

@@ -1,3 +1,4 @@
+// @module-tag one-process: builds a second app of the installation in this process and reads its Sino queue (TEST_TOPOLOGY, decision 041)
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

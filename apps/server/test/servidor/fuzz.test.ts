@@ -1,3 +1,4 @@
+// @module-tag one-process: a body the node refuses unread (413, connection closed) reaches the client as the balancer's 502 or a reset, and with the halves apart /docs/json is Locadora's alone (TEST_TOPOLOGY, decision 041)
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';

@@ -1,3 +1,4 @@
+// @module-tag one-process: reads one process's metrics (apart, /metrics answers for whichever node the balancer picks) (TEST_TOPOLOGY, decision 041)
 import { createHmac, randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { io, type Socket } from 'socket.io-client';

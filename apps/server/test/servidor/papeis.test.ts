@@ -1,3 +1,4 @@
+// @module-tag one-process: starts a server of each ROLE in this process and reads its internals (TEST_TOPOLOGY, decision 041)
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag one-process: reseals and restarts on kept storage (TEST_TOPOLOGY, decision 041)
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag one-process: restarts under other secrets on kept storage (TEST_TOPOLOGY, decision 041)
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeProtectedHeader } from 'jose/decode/protected_header';
