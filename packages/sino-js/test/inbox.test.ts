@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startTcpProxy } from '@locadora/db/testing';
-import { createSinoTestApp, type SinoTestApp } from '../../sino-core/test/harness.js';
+import { createSinoTestApp, listeningUrl, type SinoTestApp } from '../../sino-core/test/harness.js';
 import {
   addFeed,
   insertMessages,
@@ -25,8 +25,7 @@ const opened: SinoInbox[] = [];
 
 beforeAll(async () => {
   t = await createSinoTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+  url = await listeningUrl(t);
   const r = await t.api('POST', '/v1/workflows', {
     body: {
       name: 'Inbox',

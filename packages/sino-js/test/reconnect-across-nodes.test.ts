@@ -1,3 +1,4 @@
+// @module-tag one-process: starts its own two nodes and the proxy between them: it is a test of nodes apart already (TEST_TOPOLOGY, decision 041)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
