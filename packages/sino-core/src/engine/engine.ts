@@ -147,11 +147,21 @@ export function createEngine(deps: EngineDeps) {
 
   /**
    * Queues the job after `job` in its notification, or ends the notification. `siblings`, when
-   * known, are the notification's jobs as created: a notification's jobs are fixed at its
-   * creation, so after the last of them there is nothing to look up.
+   * known, are the notification's jobs as created, in step order (or `job` alone when its step
+   * is its workflow's last): a notification's jobs are fixed at its creation, so after the last
+   * of them there is nothing to look up, and the one after `job` was created pending.
    */
   async function continueAfter(job: Job, siblings?: Job[]): Promise<void> {
     if (siblings?.at(-1)?.id === job.id) return;
+    // A digest leader hands its merged events to the steps after it.
+    const carried = job.type === 'digest' && job.digest ? { digest: job.digest } : {};
+    const following = siblings?.[siblings.findIndex((j) => j.id === job.id) + 1];
+    if (following) {
+      // Still pending unless something ended it meanwhile: the compare-and-set tells, and only
+      // its refusal needs the notification's jobs read.
+      const queued = await repo.transition(following.id, ['pending'], 'queued', carried);
+      if (queued) return enqueueJob(queued);
+    }
     const all = await repo.jobsOfNotification(job.notificationId);
     const index = all.findIndex((j) => j.id === job.id);
     const next = all
@@ -160,8 +170,6 @@ export function createEngine(deps: EngineDeps) {
     if (!next) return;
     // Queued but never enqueued: a crash came between the two; enqueue it now.
     if (next.status === 'queued') return enqueueJob(next);
-    // A digest leader hands its merged events to the steps after it.
-    const carried = job.type === 'digest' && job.digest ? { digest: job.digest } : {};
     const queued = await repo.transition(next.id, ['pending'], 'queued', carried);
     if (queued) await enqueueJob(queued);
   }
@@ -684,6 +692,9 @@ export function createEngine(deps: EngineDeps) {
     /** The subscriber's preferences as read with the notification (its first step only). */
     preferences?: SubscriberPreferences,
   ): Promise<void> {
+    // Nothing can follow the workflow's last step (the notification's jobs are ordered by
+    // their steps' positions): what follows it needs no reading of the notification's jobs.
+    siblings ??= found.steps.every((s) => s.position <= step.position) ? [job] : undefined;
     const resuming = job.runAt !== null && job.runAt <= deps.now();
     if (!resuming && step.filters.length > 0) {
       const notification = await repo.notification(job.notificationId);

@@ -297,6 +297,11 @@ export function createEngineRepository(db: Database) {
       });
     },
 
+    async jobsByIds(ids: string[]): Promise<Job[]> {
+      if (ids.length === 0) return [];
+      return db.select().from(jobs).where(inArray(jobs.id, ids));
+    },
+
     async job(id: string): Promise<Job | undefined> {
       const [j] = await db.select().from(jobs).where(eq(jobs.id, id));
       return j;

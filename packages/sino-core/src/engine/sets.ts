@@ -7,13 +7,14 @@ import type {
 } from './repository.js';
 
 /**
- * The engine's repository with its per-step writes gathered into set statements (decision
- * 036): the notifications (with their jobs and first detail), the jobs' outcomes and bare
- * status changes (with their details), their queue job ids and the other execution details of the steps running at the same time in this
- * process each go as one statement, while the one before it is in flight. A set refused for
- * one row's sake is written again one row at a time, so that row fails only its own step.
- * Each caller is answered once its set committed. Transactions (`inEngineTransaction`) keep
- * their own repository: their statements are never gathered.
+ * The engine's repository with its per-step statements gathered into sets (decision 036):
+ * the notifications (with their jobs and first detail), the jobs' outcomes and bare status
+ * changes (with their details), their queue job ids, the other execution details, and the two
+ * reads each step job starts with (its row, its subscriber's), of the steps running at the
+ * same time in this process, each go as one statement, while the one before it is in flight.
+ * A set refused for one row's sake is written again one row at a time, so that row fails only
+ * its own step. Each caller is answered once its set committed. Transactions
+ * (`inEngineTransaction`) keep their own repository: their statements are never gathered.
  */
 export function withSetStatements(stored: EngineRepository): EngineRepository {
   const createNotifications = groupCommit(
@@ -37,8 +38,20 @@ export function withSetStatements(stored: EngineRepository): EngineRepository {
     },
     { retryEach: true },
   );
+  // The reads each step job starts with: its row and its subscriber's, for every job that
+  // starts at the same time in one statement each.
+  const jobsById = groupCommit(async (ids: readonly string[]) => {
+    const found = new Map((await stored.jobsByIds([...new Set(ids)])).map((j) => [j.id, j]));
+    return ids.map((id) => found.get(id));
+  });
+  const subscribersById = groupCommit(async (ids: readonly string[]) => {
+    const found = new Map((await stored.subscribersByIds([...new Set(ids)])).map((s) => [s.id, s]));
+    return ids.map((id) => found.get(id));
+  });
   return {
     ...stored,
+    job: (id) => jobsById(id),
+    subscriber: (id) => subscribersById(id),
     // A bare compare-and-set is an outcome with no details: it goes with the outcomes' set.
     transition: (id, from, status, fields = {}) =>
       Object.keys(fields).length === 0
