@@ -163,6 +163,81 @@ describe('set statements', () => {
     expect(feed.json<{ data: unknown[] }>().data).toHaveLength(n / subscribers.length);
   });
 
+  it("reads the rows, subscribers and preferences of later steps starting together in sets, each pair's own", async () => {
+    const created = await t.api('POST', '/v1/workflows', {
+      body: {
+        name: 'sets two steps',
+        identifier: 'sets-two',
+        active: true,
+        steps: [
+          { template: { type: 'in_app', content: 'first {{n}}' } },
+          { template: { type: 'in_app', content: 'second {{n}}' } },
+        ],
+      },
+    });
+    const workflowId = created.json<{ data: { _id: string } }>().data._id;
+    const subscribers = Array.from({ length: 4 }, (_, i) => `sets-two-${i}`);
+    for (const s of subscribers) await t.session(s);
+    // One of them turned this workflow's in-app off: both its steps are skipped.
+    const off = await t.api(
+      'PATCH',
+      `/v1/subscribers/${subscribers[1]}/preferences/${workflowId}`,
+      {
+        body: { channel: { type: 'in_app', enabled: false } },
+      },
+    );
+    expect(off.statusCode).toBe(200);
+    const n = 24;
+    const before = sent.length;
+    await t.api('POST', '/v1/events/trigger/bulk', {
+      body: {
+        events: Array.from({ length: n }, (_, i) => ({
+          name: 'sets-two',
+          to: subscribers[i % subscribers.length],
+          transactionId: `sets-two-${i}`,
+          payload: { n: i },
+        })),
+      },
+    });
+    await eventually(async () => {
+      const [row] = await t.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(jobs)
+        .where(
+          and(
+            like(jobs.transactionId, 'sets-two-%'),
+            sql`${jobs.status} in ('completed', 'skipped')`,
+          ),
+        );
+      return row!.n === 2 * n;
+    }, 20_000);
+    const during = sent.slice(before).map((s) => s.text);
+    // The second steps start from the queue: their job, subscriber and preferences rows are
+    // read in sets, never one by one.
+    expect(
+      during.filter((q) => /from "sino"\."jobs" where "sino"\."jobs"\."id" = \$1/.test(q)),
+    ).toEqual([]);
+    expect(
+      during.filter((q) => /"sino"\."subscriber_preferences"\."subscriber_id" = \$1/.test(q)),
+    ).toEqual([]);
+    const sets = (pattern: RegExp) => during.filter((q) => pattern.test(q)).length;
+    expect(sets(/where "sino"\."jobs"\."id" in \(/)).toBeGreaterThan(0);
+    expect(sets(/where "sino"\."jobs"\."id" in \(/)).toBeLessThanOrEqual(n / 2);
+    expect(sets(/as i \(subscriber_id, workflow_id\)/)).toBeGreaterThan(0);
+    expect(sets(/as i \(subscriber_id, workflow_id\)/)).toBeLessThanOrEqual(n / 2);
+    for (const [index, s] of subscribers.entries()) {
+      const feed = await t.widget('GET', '/notifications/feed', {
+        token: await t.session(s),
+        query: { limit: '100' },
+      });
+      const contents = feed
+        .json<{ data: { content: string }[] }>()
+        .data.map((m) => m.content)
+        .filter((c) => /^(first|second) /.test(c));
+      expect(contents).toHaveLength(index === 1 ? 0 : 2 * (n / subscribers.length));
+    }
+  });
+
   it('writes a refused set again row by row: only the refused row fails', async () => {
     const ana = await subscriberRow(t, 'sets-0');
     const before = sent.length;

@@ -499,6 +499,26 @@ export function createEngineRepository(db: Database) {
     },
 
     /** The subscriber's workflow and global preference rows. */
+    /** `preferencesOf` for many (subscriber, workflow) pairs, one statement, in their order. */
+    async preferencesOfMany(
+      pairs: readonly { subscriberId: string; workflowId: string }[],
+    ): Promise<SubscriberPreferences[]> {
+      if (pairs.length === 0) return [];
+      const rows = (
+        await preferencesAmong.execute(db, {
+          subscriberIds: pairs.map((p) => p.subscriberId),
+          workflowIds: pairs.map((p) => p.workflowId),
+        })
+      ).map(preferencesRow);
+      return pairs.map(({ subscriberId, workflowId }) => {
+        const own = rows.filter((r) => r.subscriberId === subscriberId);
+        return {
+          workflow: own.find((r) => r.workflowId === workflowId),
+          global: own.find((r) => r.workflowId === null),
+        };
+      });
+    },
+
     async preferencesOf(subscriberId: string, workflowId: string): Promise<SubscriberPreferences> {
       const rows = await statement('preferencesOf').execute({ subscriberId, workflowId });
       return {
@@ -510,6 +530,15 @@ export function createEngineRepository(db: Database) {
 }
 
 export type EngineRepository = ReturnType<typeof createEngineRepository>;
+
+const preferencesRow = rowMapper(subscriberPreferences);
+
+/** The global and per-workflow preferences of (subscriber, workflow) pairs given as arrays. */
+const preferencesAmong = plannedSql(sql`
+  select p.* from unnest(${sql.placeholder('subscriberIds')}::char(24)[],
+      ${sql.placeholder('workflowIds')}::char(24)[]) as i (subscriber_id, workflow_id)
+  join ${subscriberPreferences} p on p.subscriber_id = i.subscriber_id
+    and (p.workflow_id = i.workflow_id or p.workflow_id is null)`);
 
 /** A `jobs` row of raw SQL (snake_case, driver values) as Drizzle's own select answers it. */
 const jobOfRow: (row: Record<string, unknown>) => Job = rowMapper(jobs);

@@ -9,9 +9,10 @@ import type {
 /**
  * The engine's repository with its per-step statements gathered into sets (decision 036):
  * the notifications (with their jobs and first detail), the jobs' outcomes and bare status
- * changes (with their details), their queue job ids, the other execution details, and the two
- * reads each step job starts with (its row, its subscriber's), of the steps running at the
- * same time in this process, each go as one statement, while the one before it is in flight.
+ * changes (with their details), their queue job ids, the other execution details, and the
+ * three reads each step job starts with (its row, its subscriber's, their preferences), of the
+ * steps running at the same time in this process, each go as one statement, while the one
+ * before it is in flight.
  * A set refused for one row's sake is written again one row at a time, so that row fails only
  * its own step. Each caller is answered once its set committed. Transactions
  * (`inEngineTransaction`) keep their own repository: their statements are never gathered.
@@ -48,8 +49,13 @@ export function withSetStatements(stored: EngineRepository): EngineRepository {
     const found = new Map((await stored.subscribersByIds([...new Set(ids)])).map((s) => [s.id, s]));
     return ids.map((id) => found.get(id));
   });
+  const preferences = groupCommit(
+    (pairs: readonly { subscriberId: string; workflowId: string }[]) =>
+      stored.preferencesOfMany(pairs),
+  );
   return {
     ...stored,
+    preferencesOf: (subscriberId, workflowId) => preferences({ subscriberId, workflowId }),
     job: (id) => jobsById(id),
     subscriber: (id) => subscribersById(id),
     // A bare compare-and-set is an outcome with no details: it goes with the outcomes' set.
