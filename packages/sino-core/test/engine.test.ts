@@ -129,9 +129,7 @@ describe('trigger intake', () => {
         updatedAt: string;
       };
     const sent = async (to: Record<string, unknown>, transactionId: string) => {
-      expect((await trigger({ name, to: [to], transactionId })).body.data.status).toBe(
-        'processed',
-      );
+      expect((await trigger({ name, to: [to], transactionId })).body.data.status).toBe('processed');
       await eventually(async () => settled(await jobsOf(transactionId)));
     };
     await sent(profile, 'tx-profile-1');
