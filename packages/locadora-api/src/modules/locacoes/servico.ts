@@ -313,7 +313,7 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
           modeloDoVeiculo: null,
         };
         // With the reservation, in one statement: the customer hears of the booking if and
-        // only if it commits, and the category's lock is held one round trip less.
+        // only if it commits, and the category's lock is held two round trips fewer.
         const evento = eventoDeReserva('reserva-confirmada', { ...linha, ...nomes });
         const criada = await r.inserirSeHouverVeiculo(
           linha,
