@@ -8,10 +8,11 @@
 //   node scripts/smoke.mjs                 # node apps/server/dist/main.js
 //   node scripts/smoke.mjs npm start       # any command that starts the server
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { repositoryRoot } from './build-stamp.mjs';
 
 const [command, ...args] =
@@ -29,6 +30,17 @@ const freePort = () =>
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const data = mkdtempSync(join(tmpdir(), 'locadora-smoke-'));
+// Every module the server loads, to check what its start leaves for first use.
+const loadedModules = join(data, 'loaded-modules.txt');
+const recorder = fileURLToPath(new URL('./loaded-modules/record.mjs', import.meta.url));
+/** Loaded at the first e-mail or provider request, never at a start (bench/README.md, bench:inicio). */
+const KEPT_FOR_FIRST_USE = [
+  /\/node_modules\/nodemailer\//,
+  /\/node_modules\/undici\//,
+  /\/node_modules\/html-to-text\//,
+  /\/node_modules\/date-fns\/index\.js$/,
+  /\/node_modules\/jose\/dist\/webapi\/index\.js$/,
+];
 const started = performance.now();
 const server = spawn(command, args, {
   cwd: repositoryRoot,
@@ -38,6 +50,8 @@ const server = spawn(command, args, {
     HOST: '127.0.0.1',
     DATA_DIR: data,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${recorder}`].filter(Boolean).join(' '),
+    LOADED_MODULES_FILE: loadedModules,
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
@@ -67,6 +81,14 @@ let failed = false;
 try {
   await waitForHealth();
   check(`/health 200 after ${Math.round(performance.now() - started)} ms`, true);
+
+  const loaded = existsSync(loadedModules) ? readFileSync(loadedModules, 'utf8').split('\n') : [];
+  const early = loaded.filter((url) => KEPT_FOR_FIRST_USE.some((kept) => kept.test(url)));
+  check(
+    `the start loaded ${loaded.length} modules, none of those kept for first use`,
+    loaded.length > 0 && early.length === 0,
+    early.join(', ') || 'no module recorded',
+  );
 
   const ready = await fetch(`${base}/ready`);
   check('/ready 200', ready.status === 200, `${ready.status} ${await ready.text()}`);
