@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { articles, isOnline, renderInbox, until } from './render-inbox.js';
 import { startSino, type SinoServer } from './sino-server.js';
 
@@ -57,6 +57,10 @@ function feedWatch(hold?: (page: string) => Promise<void> | undefined) {
 
 describe('the first opening', () => {
   it('shows the list at once: the bell loads the first page and the panel ahead, and no loader is ever drawn', async () => {
+    // The inbox's modules afresh, as a new page loads them: test files share their worker's
+    // modules (decision 043), and an earlier file may have loaded the panel already.
+    vi.resetModules();
+    const { renderInbox } = await import('./render-inbox.js');
     await sino.seed('i-ahead', 3);
     const feed = feedWatch();
     renderInbox(sino, 'i-ahead', 'popover', { fetch: feed.fetch });

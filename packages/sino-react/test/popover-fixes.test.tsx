@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { articles, renderInbox } from './render-inbox.js';
 import { startSino, type SinoServer } from './sino-server.js';
 
@@ -38,9 +38,13 @@ const firstControl = (container: HTMLElement) =>
   ][0];
 
 // First in this file: the panel's chunk is loaded once per page (as soon as the bell is
-// drawn), so only an opening quicker than that shows the loader.
+// drawn), so only an opening quicker than that shows the loader. Test files share their
+// worker's modules (decision 043): the inbox's modules are loaded afresh here, as a new page
+// would, since an earlier file may have loaded the panel already.
 describe('popover: opened before the panel is in', () => {
   it('opens on the spec loader, focus waiting on the dialog, then on its first control once loaded', async () => {
+    vi.resetModules();
+    const { renderInbox } = await import('./render-inbox.js');
     await sino.seed('f-lazy', 1);
     const user = userEvent.setup();
     // What the dialog holds each time the page changes, until the panel is in.
