@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { articles, isOnline, renderInbox, until } from './render-inbox.js';
+import type * as Page from './render-inbox.js';
 import { startSino, type SinoServer } from './sino-server.js';
 
 /**
@@ -13,7 +13,17 @@ import { startSino, type SinoServer } from './sino-server.js';
  * listening Sino, in jsdom. First in this file: the panel's chunk is not loaded yet.
  */
 let sino: SinoServer;
+let articles: typeof Page.articles;
+let isOnline: typeof Page.isOnline;
+let renderInbox: typeof Page.renderInbox;
+let until: typeof Page.until;
 beforeAll(async () => {
+  // The inbox's modules afresh for this file, as a new page loads them: test files share
+  // their worker's modules (decision 043), and an earlier file may have loaded the lazily
+  // loaded panel already. For the whole file, so that the panel's own late import and the
+  // provider around it come from the same modules.
+  vi.resetModules();
+  ({ articles, isOnline, renderInbox, until } = await import('./render-inbox.js'));
   sino = await startSino();
 });
 afterAll(async () => {
@@ -57,10 +67,6 @@ function feedWatch(hold?: (page: string) => Promise<void> | undefined) {
 
 describe('the first opening', () => {
   it('shows the list at once: the bell loads the first page and the panel ahead, and no loader is ever drawn', async () => {
-    // The inbox's modules afresh, as a new page loads them: test files share their worker's
-    // modules (decision 043), and an earlier file may have loaded the panel already.
-    vi.resetModules();
-    const { renderInbox } = await import('./render-inbox.js');
     await sino.seed('i-ahead', 3);
     const feed = feedWatch();
     renderInbox(sino, 'i-ahead', 'popover', { fetch: feed.fetch });

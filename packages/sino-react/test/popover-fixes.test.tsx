@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { articles, renderInbox } from './render-inbox.js';
+import type * as Page from './render-inbox.js';
 import { startSino, type SinoServer } from './sino-server.js';
 
 /**
@@ -11,7 +11,15 @@ import { startSino, type SinoServer } from './sino-server.js';
  * in its own direction; against a listening Sino, in jsdom.
  */
 let sino: SinoServer;
+let articles: typeof Page.articles;
+let renderInbox: typeof Page.renderInbox;
 beforeAll(async () => {
+  // The inbox's modules afresh for this file, as a new page loads them: test files share
+  // their worker's modules (decision 043), and an earlier file may have loaded the lazily
+  // loaded panel already. For the whole file, so that the panel's own late import and the
+  // provider around it come from the same modules.
+  vi.resetModules();
+  ({ articles, renderInbox } = await import('./render-inbox.js'));
   sino = await startSino();
 });
 afterAll(async () => {
@@ -38,13 +46,9 @@ const firstControl = (container: HTMLElement) =>
   ][0];
 
 // First in this file: the panel's chunk is loaded once per page (as soon as the bell is
-// drawn), so only an opening quicker than that shows the loader. Test files share their
-// worker's modules (decision 043): the inbox's modules are loaded afresh here, as a new page
-// would, since an earlier file may have loaded the panel already.
+// drawn), so only an opening quicker than that shows the loader.
 describe('popover: opened before the panel is in', () => {
   it('opens on the spec loader, focus waiting on the dialog, then on its first control once loaded', async () => {
-    vi.resetModules();
-    const { renderInbox } = await import('./render-inbox.js');
     await sino.seed('f-lazy', 1);
     const user = userEvent.setup();
     // What the dialog holds each time the page changes, until the panel is in.
