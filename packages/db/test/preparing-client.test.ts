@@ -1,12 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PreparingClient } from '../src/preparing-client.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as Module from '../src/preparing-client.js';
 
 // Prepared statements are PostgreSQL's; PGlite runs in process and parses each time anyway.
 const serverUrl = process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!serverUrl)('PreparingClient (PostgreSQL)', () => {
-  let client: InstanceType<typeof PreparingClient>;
+  let client: InstanceType<typeof Module.PreparingClient>;
   beforeAll(async () => {
+    // The module afresh: the texts it names are capped per process, and test files share
+    // their worker's modules (decision 043), so earlier files may have used up the cap.
+    vi.resetModules();
+    const { PreparingClient } = await import('../src/preparing-client.js');
     client = new PreparingClient({ connectionString: serverUrl });
     await client.connect();
   });
