@@ -40,8 +40,10 @@ export interface AppDeTeste {
   logs: string[];
   /** Sino's development credentials, created by the first start. */
   sino: DevelopmentCredentials;
-  /** Access token of the seeded demo account of that role. */
+  /** Access token of the seeded demo account of that role (the first one, kept). */
   tokenDe(papel: Papel): Promise<string>;
+  /** A fresh access token of the account (after the clock moved past the last one, say). */
+  entrar(email: string, senha: string): Promise<string>;
   /** Signs up a new customer and returns its id and token. */
   novoCliente(
     dados?: Partial<Record<string, string>>,
@@ -180,7 +182,7 @@ export async function criarAppDeTeste(
 function contas(
   registroDaExecucao: ReturnType<typeof testRunLog>,
   injetar: (pedido: InjectOptions) => Promise<LightMyRequestResponse>,
-): Pick<AppDeTeste, 'chamar' | 'tokenDe' | 'novoCliente'> {
+): Pick<AppDeTeste, 'chamar' | 'tokenDe' | 'entrar' | 'novoCliente'> {
   const tokens = new Map<string, string>();
   const chamar: AppDeTeste['chamar'] = (metodo, url, { token, corpo } = {}) => {
     registroDaExecucao.knownSecretsIn(corpo);
@@ -205,6 +207,7 @@ function contas(
 
   return {
     chamar,
+    entrar,
     async tokenDe(papel) {
       const conta = CONTAS_DEMO.find((c) => c.papel === papel)!;
       if (!tokens.has(papel)) tokens.set(papel, await entrar(conta.email, conta.senha));

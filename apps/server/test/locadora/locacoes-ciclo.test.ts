@@ -32,12 +32,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.fechar());
 
-async function entrar(email: string, senha: string): Promise<string> {
-  const r = await t.chamar('POST', '/api/Cadastro/authenticate', { corpo: { email, senha } });
-  expect(r.statusCode, r.body).toBe(200);
-  return r.json<{ jwtToken: string }>().jwtToken;
-}
-
 /**
  * Moves the clock, and everyone logs in again: with the server apart the clock is the
  * processes' own, access tokens' included, and a jump of days outlives them.
@@ -45,8 +39,8 @@ async function entrar(email: string, senha: string): Promise<string> {
 async function irPara(instante: string) {
   relogio = new Date(instante);
   const { email, senha } = CONTAS_DEMO.find((c) => c.papel === 'funcionario')!;
-  equipe = await entrar(email, senha);
-  for (const c of [cliente, outro]) c.token = await entrar(c.email, c.senha);
+  equipe = await t.entrar(email, senha);
+  for (const c of [cliente, outro]) c.token = await t.entrar(c.email, c.senha);
 }
 
 function hatch(alteracao: Record<string, unknown> = {}) {

@@ -31,18 +31,12 @@ beforeAll(async () => {
 });
 afterAll(() => t?.fechar());
 
-async function entrar(email: string, senha: string): Promise<string> {
-  const r = await t.chamar('POST', '/api/Cadastro/authenticate', { corpo: { email, senha } });
-  expect(r.statusCode, r.body).toBe(200);
-  return r.json<{ jwtToken: string }>().jwtToken;
-}
-
 /** Moves the clock; sessions opened before a jump of months have expired, so both log in again. */
 async function irPara(instante: string) {
   relogio = new Date(instante);
   const { email, senha } = CONTAS_DEMO.find((c) => c.papel === 'funcionario')!;
-  equipe = await entrar(email, senha);
-  cliente.token = await entrar(cliente.email, cliente.senha);
+  equipe = await t.entrar(email, senha);
+  cliente.token = await t.entrar(cliente.email, cliente.senha);
 }
 
 async function painel(query = '', token = equipe): Promise<PainelSaida> {
