@@ -1322,6 +1322,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/inbound-parse/mx/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the MX record of the inbound-parse domain is set up (never, in Sino) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {boolean} */
+                                mxRecordConfigured: false;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/integrations": {
         parameters: {
             query?: never;
@@ -2871,6 +2987,2020 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notification-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The environment's workflow groups, oldest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _environmentId: string;
+                                _id: string;
+                                _organizationId: string;
+                                _parentId?: string;
+                                createdAt: string;
+                                name: string;
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Creates a workflow group */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _environmentId: string;
+                                _id: string;
+                                _organizationId: string;
+                                _parentId?: string;
+                                createdAt: string;
+                                name: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notification-groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One workflow group */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _environmentId: string;
+                                _id: string;
+                                _organizationId: string;
+                                _parentId?: string;
+                                createdAt: string;
+                                name: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Deletes a workflow group that holds no workflow (409 otherwise) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {boolean} */
+                                acknowledged: true;
+                                /** @enum {string} */
+                                status: "deleted";
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Renames a workflow group */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _environmentId: string;
+                                _id: string;
+                                _organizationId: string;
+                                _parentId?: string;
+                                createdAt: string;
+                                name: string;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/notification-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the environment's workflows, newest first
+         * @deprecated
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    query?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _environmentId: string;
+                                _id: string;
+                                _notificationGroupId: string | null;
+                                _organizationId: string;
+                                active: boolean;
+                                createdAt: string;
+                                critical: boolean;
+                                data?: {
+                                    [key: string]: unknown;
+                                };
+                                deleted: boolean;
+                                description: string | null;
+                                draft: boolean;
+                                name: string;
+                                notificationGroup?: {
+                                    _environmentId: string;
+                                    _id: string;
+                                    _organizationId: string;
+                                    _parentId?: string;
+                                    createdAt: string;
+                                    name: string;
+                                    updatedAt: string;
+                                };
+                                /** @enum {string} */
+                                origin: "api" | "code";
+                                preferenceSettings: {
+                                    [key: string]: boolean;
+                                };
+                                steps: {
+                                    _id: string;
+                                    _parentId: string | null;
+                                    _templateId: string;
+                                    active: boolean;
+                                    filters: {
+                                        children: {
+                                            [key: string]: unknown;
+                                        }[];
+                                        isNegated?: boolean;
+                                        type?: string;
+                                        /** @enum {string} */
+                                        value: "AND" | "OR";
+                                    }[];
+                                    metadata?: {
+                                        [key: string]: unknown;
+                                    };
+                                    name: string | null;
+                                    shouldStopOnFail: boolean;
+                                    template: {
+                                        _feedId: string | null;
+                                        _id: string;
+                                        actor?: {
+                                            data: string | null;
+                                            /** @enum {string} */
+                                            type: "none" | "user" | "system_icon" | "system_custom";
+                                        };
+                                        content: string;
+                                        cta?: {
+                                            [key: string]: unknown;
+                                        };
+                                        name?: string;
+                                        preheader?: string;
+                                        senderName?: string;
+                                        subject?: string;
+                                        title?: string;
+                                        /** @enum {string} */
+                                        type: "in_app" | "email" | "sms" | "chat" | "push" | "digest" | "delay";
+                                    };
+                                    uuid: string;
+                                }[];
+                                tags: string[];
+                                triggers: {
+                                    identifier: string;
+                                    subscriberVariables?: {
+                                        name: string;
+                                    }[];
+                                    /** @enum {string} */
+                                    type: "event";
+                                    variables: {
+                                        name: string;
+                                        type?: string;
+                                    }[];
+                                }[];
+                                updatedAt: string;
+                            }[];
+                            page: number;
+                            pageSize: number;
+                            totalCount: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Creates a workflow (inactive unless `active` is true, as Novu)
+         * @deprecated
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        active?: boolean;
+                        critical?: boolean;
+                        data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        description?: string | null;
+                        identifier?: string;
+                        name: string;
+                        notificationGroupId?: string;
+                        preferenceSettings?: {
+                            chat?: boolean;
+                            email?: boolean;
+                            in_app?: boolean;
+                            push?: boolean;
+                            sms?: boolean;
+                        };
+                        steps: {
+                            _id?: string | null;
+                            _templateId?: string | null;
+                            active?: boolean;
+                            filters?: {
+                                children: ({
+                                    field: string;
+                                    /** @enum {string} */
+                                    on: "payload" | "subscriber" | "tenant";
+                                    /** @enum {string} */
+                                    operator: "EQUAL" | "NOT_EQUAL" | "LARGER" | "SMALLER" | "LARGER_EQUAL" | "SMALLER_EQUAL" | "IN" | "NOT_IN" | "LIKE" | "NOT_LIKE" | "BETWEEN" | "NOT_BETWEEN" | "IS_DEFINED";
+                                    value: string | number | boolean;
+                                } | {
+                                    field: string;
+                                    /** @enum {string} */
+                                    on: "webhook";
+                                    /** @enum {string} */
+                                    operator: "EQUAL" | "NOT_EQUAL" | "LARGER" | "SMALLER" | "LARGER_EQUAL" | "SMALLER_EQUAL" | "IN" | "NOT_IN" | "LIKE" | "NOT_LIKE" | "BETWEEN" | "NOT_BETWEEN" | "IS_DEFINED";
+                                    value: string | number | boolean;
+                                    /** Format: uri */
+                                    webhookUrl: string;
+                                } | {
+                                    /** @enum {string} */
+                                    on: "isOnline";
+                                    value: boolean;
+                                } | {
+                                    /** @enum {string} */
+                                    on: "isOnlineInLast";
+                                    /** @enum {string} */
+                                    timeOperator: "minutes" | "hours" | "days";
+                                    value: number;
+                                } | {
+                                    /** @enum {string} */
+                                    on: "previousStep";
+                                    step: string;
+                                    /** @enum {string} */
+                                    stepType: "read" | "unread" | "seen" | "unseen";
+                                })[];
+                                isNegated?: boolean;
+                                /** @enum {string} */
+                                type?: "BOOLEAN" | "TEXT" | "DATE" | "NUMBER" | "STATEMENT" | "LIST" | "MULTI_LIST" | "GROUP";
+                                /** @enum {string} */
+                                value: "AND" | "OR";
+                            }[];
+                            metadata?: {
+                                [key: string]: unknown;
+                            } | null;
+                            name?: string | null;
+                            shouldStopOnFail?: boolean;
+                            template: {
+                                _feedId?: string | null;
+                                actor?: {
+                                    data?: string | null;
+                                    /** @enum {string} */
+                                    type: "none" | "user" | "system_icon" | "system_custom";
+                                } | null;
+                                content?: string | null;
+                                cta?: {
+                                    action?: {
+                                        buttons?: {
+                                            content: string;
+                                            resultContent?: string;
+                                            /** @enum {string} */
+                                            type: "primary" | "secondary";
+                                        }[];
+                                    };
+                                    /** @default {} */
+                                    data?: {
+                                        url?: string;
+                                    };
+                                    /**
+                                     * @default redirect
+                                     * @enum {string}
+                                     */
+                                    type?: "redirect";
+                                } | null;
+                                feedId?: string | null;
+                                name?: string | null;
+                                preheader?: string | null;
+                                senderName?: string | null;
+                                subject?: string | null;
+                                title?: string | null;
+                                /** @enum {string} */
+                                type: "in_app" | "email" | "sms" | "chat" | "push" | "digest" | "delay";
+                            };
+                            uuid?: string | null;
+                        }[];
+                        tags?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _environmentId: string;
+                                _id: string;
+                                _notificationGroupId: string | null;
+                                _organizationId: string;
+                                active: boolean;
+                                createdAt: string;
+                                critical: boolean;
+                                data?: {
+                                    [key: string]: unknown;
+                                };
+                                deleted: boolean;
+                                description: string | null;
+                                draft: boolean;
+                                name: string;
+                                notificationGroup?: {
+                                    _environmentId: string;
+                                    _id: string;
+                                    _organizationId: string;
+                                    _parentId?: string;
+                                    createdAt: string;
+                                    name: string;
+                                    updatedAt: string;
+                                };
+                                /** @enum {string} */
+                                origin: "api" | "code";
+                                preferenceSettings: {
+                                    [key: string]: boolean;
+                                };
+                                steps: {
+                                    _id: string;
+                                    _parentId: string | null;
+                                    _templateId: string;
+                                    active: boolean;
+                                    filters: {
+                                        children: {
+                                            [key: string]: unknown;
+                                        }[];
+                                        isNegated?: boolean;
+                                        type?: string;
+                                        /** @enum {string} */
+                                        value: "AND" | "OR";
+                                    }[];
+                                    metadata?: {
+                                        [key: string]: unknown;
+                                    };
+                                    name: string | null;
+                                    shouldStopOnFail: boolean;
+                                    template: {
+                                        _feedId: string | null;
+                                        _id: string;
+                                        actor?: {
+                                            data: string | null;
+                                            /** @enum {string} */
+                                            type: "none" | "user" | "system_icon" | "system_custom";
+                                        };
+                                        content: string;
+                                        cta?: {
+                                            [key: string]: unknown;
+                                        };
+                                        name?: string;
+                                        preheader?: string;
+                                        senderName?: string;
+                                        subject?: string;
+                                        title?: string;
+                                        /** @enum {string} */
+                                        type: "in_app" | "email" | "sms" | "chat" | "push" | "digest" | "delay";
+                                    };
+                                    uuid: string;
+                                }[];
+                                tags: string[];
+                                triggers: {
+                                    identifier: string;
+                                    subscriberVariables?: {
+                                        name: string;
+                                    }[];
+                                    /** @enum {string} */
+                                    type: "event";
+                                    variables: {
+                                        name: string;
+                                        type?: string;
+                                    }[];
+                                }[];
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notification-templates/{workflowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One workflow, by `_id` or by identifier
+         * @deprecated
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _environmentId: string;
+                                _id: string;
+                                _notificationGroupId: string | null;
+                                _organizationId: string;
+                                active: boolean;
+                                createdAt: string;
+                                critical: boolean;
+                                data?: {
+                                    [key: string]: unknown;
+                                };
+                                deleted: boolean;
+                                description: string | null;
+                                draft: boolean;
+                                name: string;
+                                notificationGroup?: {
+                                    _environmentId: string;
+                                    _id: string;
+                                    _organizationId: string;
+                                    _parentId?: string;
+                                    createdAt: string;
+                                    name: string;
+                                    updatedAt: string;
+                                };
+                                /** @enum {string} */
+                                origin: "api" | "code";
+                                preferenceSettings: {
+                                    [key: string]: boolean;
+                                };
+                                steps: {
+                                    _id: string;
+                                    _parentId: string | null;
+                                    _templateId: string;
+                                    active: boolean;
+                                    filters: {
+                                        children: {
+                                            [key: string]: unknown;
+                                        }[];
+                                        isNegated?: boolean;
+                                        type?: string;
+                                        /** @enum {string} */
+                                        value: "AND" | "OR";
+                                    }[];
+                                    metadata?: {
+                                        [key: string]: unknown;
+                                    };
+                                    name: string | null;
+                                    shouldStopOnFail: boolean;
+                                    template: {
+                                        _feedId: string | null;
+                                        _id: string;
+                                        actor?: {
+                                            data: string | null;
+                                            /** @enum {string} */
+                                            type: "none" | "user" | "system_icon" | "system_custom";
+                                        };
+                                        content: string;
+                                        cta?: {
+                                            [key: string]: unknown;
+                                        };
+                                        name?: string;
+                                        preheader?: string;
+                                        senderName?: string;
+                                        subject?: string;
+                                        title?: string;
+                                        /** @enum {string} */
+                                        type: "in_app" | "email" | "sms" | "chat" | "push" | "digest" | "delay";
+                                    };
+                                    uuid: string;
+                                }[];
+                                tags: string[];
+                                triggers: {
+                                    identifier: string;
+                                    subscriberVariables?: {
+                                        name: string;
+                                    }[];
+                                    /** @enum {string} */
+                                    type: "event";
+                                    variables: {
+                                        name: string;
+                                        type?: string;
+                                    }[];
+                                }[];
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Updates the fields given; `steps` replaces the steps (ids given are kept)
+         * @deprecated
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        critical?: boolean;
+                        data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        description?: string | null;
+                        identifier?: string;
+                        name?: string;
+                        notificationGroupId?: string;
+                        preferenceSettings?: {
+                            chat?: boolean;
+                            email?: boolean;
+                            in_app?: boolean;
+                            push?: boolean;
+                            sms?: boolean;
+                        };
+                        steps?: {
+                            _id?: string | null;
+                            _templateId?: string | null;
+                            active?: boolean;
+                            filters?: {
+                                children: ({
+                                    field: string;
+                                    /** @enum {string} */
+                                    on: "payload" | "subscriber" | "tenant";
+                                    /** @enum {string} */
+                                    operator: "EQUAL" | "NOT_EQUAL" | "LARGER" | "SMALLER" | "LARGER_EQUAL" | "SMALLER_EQUAL" | "IN" | "NOT_IN" | "LIKE" | "NOT_LIKE" | "BETWEEN" | "NOT_BETWEEN" | "IS_DEFINED";
+                                    value: string | number | boolean;
+                                } | {
+                                    field: string;
+                                    /** @enum {string} */
+                                    on: "webhook";
+                                    /** @enum {string} */
+                                    operator: "EQUAL" | "NOT_EQUAL" | "LARGER" | "SMALLER" | "LARGER_EQUAL" | "SMALLER_EQUAL" | "IN" | "NOT_IN" | "LIKE" | "NOT_LIKE" | "BETWEEN" | "NOT_BETWEEN" | "IS_DEFINED";
+                                    value: string | number | boolean;
+                                    /** Format: uri */
+                                    webhookUrl: string;
+                                } | {
+                                    /** @enum {string} */
+                                    on: "isOnline";
+                                    value: boolean;
+                                } | {
+                                    /** @enum {string} */
+                                    on: "isOnlineInLast";
+                                    /** @enum {string} */
+                                    timeOperator: "minutes" | "hours" | "days";
+                                    value: number;
+                                } | {
+                                    /** @enum {string} */
+                                    on: "previousStep";
+                                    step: string;
+                                    /** @enum {string} */
+                                    stepType: "read" | "unread" | "seen" | "unseen";
+                                })[];
+                                isNegated?: boolean;
+                                /** @enum {string} */
+                                type?: "BOOLEAN" | "TEXT" | "DATE" | "NUMBER" | "STATEMENT" | "LIST" | "MULTI_LIST" | "GROUP";
+                                /** @enum {string} */
+                                value: "AND" | "OR";
+                            }[];
+                            metadata?: {
+                                [key: string]: unknown;
+                            } | null;
+                            name?: string | null;
+                            shouldStopOnFail?: boolean;
+                            template: {
+                                _feedId?: string | null;
+                                actor?: {
+                                    data?: string | null;
+                                    /** @enum {string} */
+                                    type: "none" | "user" | "system_icon" | "system_custom";
+                                } | null;
+                                content?: string | null;
+                                cta?: {
+                                    action?: {
+                                        buttons?: {
+                                            content: string;
+                                            resultContent?: string;
+                                            /** @enum {string} */
+                                            type: "primary" | "secondary";
+                                        }[];
+                                    };
+                                    /** @default {} */
+                                    data?: {
+                                        url?: string;
+                                    };
+                                    /**
+                                     * @default redirect
+                                     * @enum {string}
+                                     */
+                                    type?: "redirect";
+                                } | null;
+                                feedId?: string | null;
+                                name?: string | null;
+                                preheader?: string | null;
+                                senderName?: string | null;
+                                subject?: string | null;
+                                title?: string | null;
+                                /** @enum {string} */
+                                type: "in_app" | "email" | "sms" | "chat" | "push" | "digest" | "delay";
+                            };
+                            uuid?: string | null;
+                        }[];
+                        tags?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _environmentId: string;
+                                _id: string;
+                                _notificationGroupId: string | null;
+                                _organizationId: string;
+                                active: boolean;
+                                createdAt: string;
+                                critical: boolean;
+                                data?: {
+                                    [key: string]: unknown;
+                                };
+                                deleted: boolean;
+                                description: string | null;
+                                draft: boolean;
+                                name: string;
+                                notificationGroup?: {
+                                    _environmentId: string;
+                                    _id: string;
+                                    _organizationId: string;
+                                    _parentId?: string;
+                                    createdAt: string;
+                                    name: string;
+                                    updatedAt: string;
+                                };
+                                /** @enum {string} */
+                                origin: "api" | "code";
+                                preferenceSettings: {
+                                    [key: string]: boolean;
+                                };
+                                steps: {
+                                    _id: string;
+                                    _parentId: string | null;
+                                    _templateId: string;
+                                    active: boolean;
+                                    filters: {
+                                        children: {
+                                            [key: string]: unknown;
+                                        }[];
+                                        isNegated?: boolean;
+                                        type?: string;
+                                        /** @enum {string} */
+                                        value: "AND" | "OR";
+                                    }[];
+                                    metadata?: {
+                                        [key: string]: unknown;
+                                    };
+                                    name: string | null;
+                                    shouldStopOnFail: boolean;
+                                    template: {
+                                        _feedId: string | null;
+                                        _id: string;
+                                        actor?: {
+                                            data: string | null;
+                                            /** @enum {string} */
+                                            type: "none" | "user" | "system_icon" | "system_custom";
+                                        };
+                                        content: string;
+                                        cta?: {
+                                            [key: string]: unknown;
+                                        };
+                                        name?: string;
+                                        preheader?: string;
+                                        senderName?: string;
+                                        subject?: string;
+                                        title?: string;
+                                        /** @enum {string} */
+                                        type: "in_app" | "email" | "sms" | "chat" | "push" | "digest" | "delay";
+                                    };
+                                    uuid: string;
+                                }[];
+                                tags: string[];
+                                triggers: {
+                                    identifier: string;
+                                    subscriberVariables?: {
+                                        name: string;
+                                    }[];
+                                    /** @enum {string} */
+                                    type: "event";
+                                    variables: {
+                                        name: string;
+                                        type?: string;
+                                    }[];
+                                }[];
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Deletes a workflow (soft delete: past notifications keep it)
+         * @deprecated
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            data: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notification-templates/{workflowId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Activates or deactivates a workflow
+         * @deprecated
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workflowId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        active: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _environmentId: string;
+                                _id: string;
+                                _notificationGroupId: string | null;
+                                _organizationId: string;
+                                active: boolean;
+                                createdAt: string;
+                                critical: boolean;
+                                data?: {
+                                    [key: string]: unknown;
+                                };
+                                deleted: boolean;
+                                description: string | null;
+                                draft: boolean;
+                                name: string;
+                                notificationGroup?: {
+                                    _environmentId: string;
+                                    _id: string;
+                                    _organizationId: string;
+                                    _parentId?: string;
+                                    createdAt: string;
+                                    name: string;
+                                    updatedAt: string;
+                                };
+                                /** @enum {string} */
+                                origin: "api" | "code";
+                                preferenceSettings: {
+                                    [key: string]: boolean;
+                                };
+                                steps: {
+                                    _id: string;
+                                    _parentId: string | null;
+                                    _templateId: string;
+                                    active: boolean;
+                                    filters: {
+                                        children: {
+                                            [key: string]: unknown;
+                                        }[];
+                                        isNegated?: boolean;
+                                        type?: string;
+                                        /** @enum {string} */
+                                        value: "AND" | "OR";
+                                    }[];
+                                    metadata?: {
+                                        [key: string]: unknown;
+                                    };
+                                    name: string | null;
+                                    shouldStopOnFail: boolean;
+                                    template: {
+                                        _feedId: string | null;
+                                        _id: string;
+                                        actor?: {
+                                            data: string | null;
+                                            /** @enum {string} */
+                                            type: "none" | "user" | "system_icon" | "system_custom";
+                                        };
+                                        content: string;
+                                        cta?: {
+                                            [key: string]: unknown;
+                                        };
+                                        name?: string;
+                                        preheader?: string;
+                                        senderName?: string;
+                                        subject?: string;
+                                        title?: string;
+                                        /** @enum {string} */
+                                        type: "in_app" | "email" | "sms" | "chat" | "push" | "digest" | "delay";
+                                    };
+                                    uuid: string;
+                                }[];
+                                tags: string[];
+                                triggers: {
+                                    identifier: string;
+                                    subscriberVariables?: {
+                                        name: string;
+                                    }[];
+                                    /** @enum {string} */
+                                    type: "event";
+                                    variables: {
+                                        name: string;
+                                        type?: string;
+                                    }[];
+                                }[];
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -8171,6 +10301,7 @@ export interface paths {
                             data: {
                                 _environmentId: string;
                                 _id: string;
+                                _notificationGroupId: string | null;
                                 _organizationId: string;
                                 active: boolean;
                                 createdAt: string;
@@ -8182,6 +10313,15 @@ export interface paths {
                                 description: string | null;
                                 draft: boolean;
                                 name: string;
+                                notificationGroup?: {
+                                    _environmentId: string;
+                                    _id: string;
+                                    _organizationId: string;
+                                    _parentId?: string;
+                                    createdAt: string;
+                                    name: string;
+                                    updatedAt: string;
+                                };
                                 /** @enum {string} */
                                 origin: "api" | "code";
                                 preferenceSettings: {
@@ -8361,6 +10501,7 @@ export interface paths {
                         description?: string | null;
                         identifier?: string;
                         name: string;
+                        notificationGroupId?: string;
                         preferenceSettings?: {
                             chat?: boolean;
                             email?: boolean;
@@ -8470,6 +10611,7 @@ export interface paths {
                             data: {
                                 _environmentId: string;
                                 _id: string;
+                                _notificationGroupId: string | null;
                                 _organizationId: string;
                                 active: boolean;
                                 createdAt: string;
@@ -8481,6 +10623,15 @@ export interface paths {
                                 description: string | null;
                                 draft: boolean;
                                 name: string;
+                                notificationGroup?: {
+                                    _environmentId: string;
+                                    _id: string;
+                                    _organizationId: string;
+                                    _parentId?: string;
+                                    createdAt: string;
+                                    name: string;
+                                    updatedAt: string;
+                                };
                                 /** @enum {string} */
                                 origin: "api" | "code";
                                 preferenceSettings: {
@@ -8672,6 +10823,7 @@ export interface paths {
                             data: {
                                 _environmentId: string;
                                 _id: string;
+                                _notificationGroupId: string | null;
                                 _organizationId: string;
                                 active: boolean;
                                 createdAt: string;
@@ -8683,6 +10835,15 @@ export interface paths {
                                 description: string | null;
                                 draft: boolean;
                                 name: string;
+                                notificationGroup?: {
+                                    _environmentId: string;
+                                    _id: string;
+                                    _organizationId: string;
+                                    _parentId?: string;
+                                    createdAt: string;
+                                    name: string;
+                                    updatedAt: string;
+                                };
                                 /** @enum {string} */
                                 origin: "api" | "code";
                                 preferenceSettings: {
@@ -8859,6 +11020,7 @@ export interface paths {
                         description?: string | null;
                         identifier?: string;
                         name?: string;
+                        notificationGroupId?: string;
                         preferenceSettings?: {
                             chat?: boolean;
                             email?: boolean;
@@ -8968,6 +11130,7 @@ export interface paths {
                             data: {
                                 _environmentId: string;
                                 _id: string;
+                                _notificationGroupId: string | null;
                                 _organizationId: string;
                                 active: boolean;
                                 createdAt: string;
@@ -8979,6 +11142,15 @@ export interface paths {
                                 description: string | null;
                                 draft: boolean;
                                 name: string;
+                                notificationGroup?: {
+                                    _environmentId: string;
+                                    _id: string;
+                                    _organizationId: string;
+                                    _parentId?: string;
+                                    createdAt: string;
+                                    name: string;
+                                    updatedAt: string;
+                                };
                                 /** @enum {string} */
                                 origin: "api" | "code";
                                 preferenceSettings: {
@@ -9293,6 +11465,7 @@ export interface paths {
                             data: {
                                 _environmentId: string;
                                 _id: string;
+                                _notificationGroupId: string | null;
                                 _organizationId: string;
                                 active: boolean;
                                 createdAt: string;
@@ -9304,6 +11477,15 @@ export interface paths {
                                 description: string | null;
                                 draft: boolean;
                                 name: string;
+                                notificationGroup?: {
+                                    _environmentId: string;
+                                    _id: string;
+                                    _organizationId: string;
+                                    _parentId?: string;
+                                    createdAt: string;
+                                    name: string;
+                                    updatedAt: string;
+                                };
                                 /** @enum {string} */
                                 origin: "api" | "code";
                                 preferenceSettings: {

@@ -18,7 +18,12 @@ import { createSocketGateway, type CountsOnConnect } from './realtime/gateway.js
 import { createRealtimeEmitter } from './realtime/emitter.js';
 import { createWidgetTokens } from './modules/widget/tokens.js';
 import { createRepositories } from './repositories.js';
-import { feedRoutes, workflowRoutes } from './modules/workflows/routes.js';
+import {
+  feedRoutes,
+  notificationTemplateRoutes,
+  workflowRoutes,
+} from './modules/workflows/routes.js';
+import { inboundParseRoutes } from './modules/inbound-parse/routes.js';
 import {
   subscriberPreferenceRoutes,
   widgetPreferenceRoutes,
@@ -27,6 +32,7 @@ import { widgetMessageRoutes } from './modules/messages/widget-routes.js';
 import { serverMessageRoutes } from './modules/messages/server-routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { environmentRoutes } from './modules/environments/routes.js';
+import { notificationGroupRoutes } from './modules/notification-groups/routes.js';
 import { environmentMessageRoutes } from './modules/messages/environment-routes.js';
 import { activityRoutes } from './modules/activity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
@@ -72,7 +78,9 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(topicRoutes, ctx);
     await server.register(tenantRoutes, ctx);
     await server.register(workflowRoutes, ctx);
+    await server.register(notificationTemplateRoutes, ctx);
     await server.register(feedRoutes, ctx);
+    await server.register(notificationGroupRoutes, ctx);
     await server.register(subscriberPreferenceRoutes, ctx);
     await server.register(serverMessageRoutes, ctx);
     await server.register(eventRoutes, ctx);
@@ -81,6 +89,7 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(activityRoutes, ctx);
     await server.register(integrationRoutes, ctx);
     await server.register(sandboxRoutes, ctx);
+    await server.register(inboundParseRoutes, ctx);
   });
 
   // Providers' delivery webhooks: authenticated by their signatures, not by an API key.

@@ -3,6 +3,7 @@ import { createActivityRepository } from './modules/activity/repository.js';
 import { createIdentityRepository } from './modules/identity/repository.js';
 import { createIntegrationRepository } from './modules/integrations/repository.js';
 import { createMessageRepository } from './modules/messages/repository.js';
+import { createNotificationGroupRepository } from './modules/notification-groups/repository.js';
 import { createRetentionRepository } from './modules/messages/retention-repository.js';
 import { createPreferenceRepository } from './modules/preferences/repository.js';
 import { createErasureRepository } from './modules/subscribers/erasure-repository.js';
@@ -50,6 +51,7 @@ export function createRepositories(db: Database, secrets: RepositorySecrets) {
     identity: createIdentityRepository(db),
     integrations: createIntegrationRepository(db),
     messages: createMessageRepository(db),
+    notificationGroups: createNotificationGroupRepository(db),
     preferences: createPreferenceRepository(db),
     retention: createRetentionRepository(db),
     subscribers: createSubscriberRepository(db, tombstones),

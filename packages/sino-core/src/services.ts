@@ -19,6 +19,7 @@ import { createRateLimits } from './http/rate-limit.js';
 import { createWidgetTokens } from './modules/widget/tokens.js';
 import { createSessionService } from './modules/widget/session-service.js';
 import { createFeedService, createWorkflowService } from './modules/workflows/service.js';
+import { createNotificationGroupService } from './modules/notification-groups/service.js';
 import { createPreferenceService } from './modules/preferences/service.js';
 import { createMessageService } from './modules/messages/service.js';
 import { createMessageRetention } from './modules/messages/retention.js';
@@ -89,10 +90,14 @@ export function createSinoServices(
   const workflows = createWorkflowService({
     workflows: repositories.workflows,
     feeds: repositories.feeds,
+    groups: repositories.notificationGroups,
     identity: repositories.identity,
     changed: () => caches.changed('workflows'),
   });
   const feeds = createFeedService({ feeds: repositories.feeds });
+  const notificationGroups = createNotificationGroupService({
+    groups: repositories.notificationGroups,
+  });
   const preferences = createPreferenceService({
     repo: repositories.preferences,
     workflows,
@@ -193,6 +198,7 @@ export function createSinoServices(
     messages,
     workflows,
     feeds,
+    notificationGroups,
     preferences,
   };
 }

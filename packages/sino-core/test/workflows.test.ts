@@ -103,11 +103,12 @@ describe('POST /v1/workflows', () => {
   it('creates the workflow with its steps, as Novu answers it', async () => {
     const feed = (await t.api('POST', '/v1/feeds', { body: { name: 'Reservas' } })).json().data;
     const before = await liveWorkflowCount();
+    const [general] = (await t.api('GET', '/v1/notification-groups')).json().data;
     const data = await createOk({
       name: 'Reserva confirmada!',
       description: 'Sent when a booking is confirmed',
       tags: ['reservas'],
-      notificationGroupId: 'ignored',
+      notificationGroupId: general._id,
       draft: false,
       steps: [
         {
@@ -145,6 +146,8 @@ describe('POST /v1/workflows', () => {
       _id: expect.stringMatching(/^[0-9a-f]{24}$/),
       _environmentId: t.credentials.environmentId,
       _organizationId: t.credentials.organizationId,
+      _notificationGroupId: general._id,
+      notificationGroup: { _id: general._id, name: 'General' },
       name: 'Reserva confirmada!',
       description: 'Sent when a booking is confirmed',
       active: false,

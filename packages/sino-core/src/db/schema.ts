@@ -215,6 +215,25 @@ export const feeds = sino.table(
   (t) => [uniqueIndex('feeds_environment_identifier').on(t.environmentId, t.identifier)],
 );
 
+/**
+ * Workflow groups (Novu's notification groups): every workflow belongs to one. Each environment
+ * starts with "General", the group of workflows created without naming one.
+ */
+export const notificationGroups = sino.table(
+  'notification_groups',
+  {
+    id: id(),
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    organizationId: ref('organization_id').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('notification_groups_environment').on(t.environmentId, t.createdAt, t.id)],
+);
+
 /** Default channel switches of a workflow (Novu's `preferenceSettings`). */
 export type ChannelSwitches = Record<Channel, boolean>;
 
@@ -239,6 +258,13 @@ export const workflows = sino.table(
       .default(sql`'{}'::text[]`),
     preferenceSettings: jsonb('preference_settings').$type<ChannelSwitches>().notNull(),
     data: jsonb('data').$type<Record<string, unknown>>(),
+    /**
+     * The workflow's group. A group holding live workflows cannot be deleted; deleted
+     * workflows lose theirs when it goes (null).
+     */
+    notificationGroupId: ref('notification_group_id').references(() => notificationGroups.id, {
+      onDelete: 'set null',
+    }),
     /** Defined in code (Locadora's workflows) rather than through the API. */
     origin: text('origin', { enum: ['api', 'code'] })
       .notNull()
@@ -251,6 +277,7 @@ export const workflows = sino.table(
     uniqueIndex('workflows_environment_identifier')
       .on(t.environmentId, t.identifier)
       .where(sql`${t.deletedAt} is null`),
+    index('workflows_notification_group').on(t.notificationGroupId),
   ],
 );
 

@@ -1,6 +1,13 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
-import { apiKeys, environments, integrations, organizations } from '../../db/schema.js';
+import {
+  apiKeys,
+  environments,
+  integrations,
+  notificationGroups,
+  organizations,
+} from '../../db/schema.js';
+import { DEFAULT_GROUP_NAME } from '../notification-groups/repository.js';
 import { newId } from '../../ids.js';
 
 export type Environment = typeof environments.$inferSelect;
@@ -142,6 +149,12 @@ export function createIdentityRepository(db: Database) {
           priority: 1,
         },
       ]);
+    },
+    /** A new environment's workflow group, "General", as Novu gives one. */
+    async addDefaultGroup(environmentId: string, organizationId: string): Promise<void> {
+      await db
+        .insert(notificationGroups)
+        .values({ id: newId(), environmentId, organizationId, name: DEFAULT_GROUP_NAME });
     },
     /** Turns the subscriber-hash requirement on for the environment's in-app integrations. */
     async requireInAppHmac(environmentId: string): Promise<void> {

@@ -84,7 +84,10 @@ export function createIdentityService(deps: {
       };
     },
 
-    /** An environment with its active in-app integration (API keys are added apart). */
+    /**
+     * An environment with its active in-app integration and its "General" workflow group (API
+     * keys are added apart).
+     */
     async createEnvironment(
       input: NewEnvironment,
     ): Promise<Environment & { requiresSubscriberHash: boolean }> {
@@ -98,6 +101,7 @@ export function createIdentityService(deps: {
       await repo.addDefaultIntegrations(environment.id, input.organizationId, {
         hmac: requiresSubscriberHash,
       });
+      await repo.addDefaultGroup(environment.id, input.organizationId);
       return { ...environment, requiresSubscriberHash };
     },
 

@@ -1,3 +1,4 @@
+import { groupAnswer } from '../notification-groups/present.js';
 import type { Feed, WorkflowStep, WorkflowWithSteps } from './repository.js';
 import { triggerVariables } from './variables.js';
 
@@ -10,7 +11,10 @@ function stepTexts(step: WorkflowStep): string[] {
 }
 
 /** Novu's `triggers`: one event trigger named by the identifier, with the payload it reads. */
-export function workflowTriggers({ workflow, steps }: WorkflowWithSteps) {
+export function workflowTriggers({
+  workflow,
+  steps,
+}: Pick<WorkflowWithSteps, 'workflow' | 'steps'>) {
   return [
     {
       type: 'event' as const,
@@ -44,13 +48,15 @@ export function stepAnswer(step: WorkflowStep, previous: WorkflowStep | undefine
   };
 }
 
-/** A workflow as `/v1/workflows` answers it (Novu's `WorkflowResponse`, minus groups). */
+/** A workflow as `/v1/workflows` answers it (Novu's `WorkflowResponse`). */
 export function workflowAnswer(w: WorkflowWithSteps) {
-  const { workflow, steps } = w;
+  const { workflow, steps, group } = w;
   return {
     _id: workflow.id,
     _environmentId: workflow.environmentId,
     _organizationId: workflow.organizationId,
+    _notificationGroupId: workflow.notificationGroupId,
+    ...(group && { notificationGroup: groupAnswer(group) }),
     name: workflow.name,
     description: workflow.description,
     active: workflow.active,

@@ -1,16 +1,24 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
-import { feeds, workflowSteps, workflows } from '../../db/schema.js';
+import { feeds, notificationGroups, workflowSteps, workflows } from '../../db/schema.js';
 import { isId, newId } from '../../ids.js';
 
 export type Workflow = typeof workflows.$inferSelect;
 export type WorkflowStep = typeof workflowSteps.$inferSelect;
 export type Feed = typeof feeds.$inferSelect;
+type Group = typeof notificationGroups.$inferSelect;
 
 /** A workflow with its steps in order: what the API answers and the engine runs. */
 export interface WorkflowWithSteps {
   workflow: Workflow;
   steps: WorkflowStep[];
+  /** Its group (none for a deleted workflow whose group was deleted after it). */
+  group: Group | null;
+}
+
+interface WorkflowRow {
+  workflow: Workflow;
+  group: Group | null;
 }
 
 export type NewWorkflow = Omit<typeof workflows.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
@@ -29,6 +37,7 @@ export type WorkflowChanges = Partial<
     | 'preferenceSettings'
     | 'data'
     | 'origin'
+    | 'notificationGroupId'
   >
 >;
 
@@ -48,14 +57,21 @@ export function createWorkflowRepository(db: Database) {
     return byWorkflow;
   }
 
-  async function withSteps(list: Workflow[]): Promise<WorkflowWithSteps[]> {
-    const steps = await stepsOf(list.map((w) => w.id));
-    return list.map((workflow) => ({ workflow, steps: steps.get(workflow.id) ?? [] }));
+  async function withSteps(list: WorkflowRow[]): Promise<WorkflowWithSteps[]> {
+    const steps = await stepsOf(list.map((w) => w.workflow.id));
+    return list.map((row) => ({ ...row, steps: steps.get(row.workflow.id) ?? [] }));
   }
 
+  /** Workflows with their group. */
+  const rows = () =>
+    db
+      .select({ workflow: workflows, group: notificationGroups })
+      .from(workflows)
+      .leftJoin(notificationGroups, eq(notificationGroups.id, workflows.notificationGroupId));
+
   async function one(where: ReturnType<typeof and>): Promise<WorkflowWithSteps | undefined> {
-    const [workflow] = await db.select().from(workflows).where(where);
-    return workflow ? (await withSteps([workflow]))[0] : undefined;
+    const [row] = await rows().where(where);
+    return row ? (await withSteps([row]))[0] : undefined;
   }
 
   async function insertSteps(tx: Database, workflowId: string, steps: NewStep[]) {
@@ -87,9 +103,7 @@ export function createWorkflowRepository(db: Database) {
 
     /** Every active workflow of the environment with its steps, oldest first (preferences). */
     async activeWithSteps(environmentId: string): Promise<WorkflowWithSteps[]> {
-      const list = await db
-        .select()
-        .from(workflows)
+      const list = await rows()
         .where(and(live(environmentId), eq(workflows.active, true)))
         .orderBy(asc(workflows.createdAt), asc(workflows.id));
       return withSteps(list);
@@ -106,9 +120,7 @@ export function createWorkflowRepository(db: Database) {
           )
         : live(environmentId);
       const [list, [total]] = await Promise.all([
-        db
-          .select()
-          .from(workflows)
+        rows()
           .where(where)
           .orderBy(desc(workflows.createdAt), desc(workflows.id))
           .limit(options.limit)

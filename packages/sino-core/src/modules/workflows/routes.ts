@@ -22,110 +22,126 @@ const env = (request: FastifyRequest) => request.environment!;
 
 const one = z.object({ data: workflowAnswerSchema });
 
-/** Workflows (Novu's notification templates) of the server API: `/v1/workflows`. */
-export const workflowRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const workflows = ctx.services.workflows;
+/**
+ * Workflows of the server API at `base`: `/v1/workflows`, and `/v1/notification-templates`,
+ * Novu 0.24's older name for the same routes on the same store (deprecated there too).
+ */
+const workflowRoutesAt =
+  (base: '/workflows' | '/notification-templates'): FastifyPluginAsync<SinoContext> =>
+  async (app, ctx) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    const workflows = ctx.services.workflows;
+    const tags = base === '/workflows' ? ['Workflows'] : ['Notification templates'];
+    const deprecated = base !== '/workflows';
 
-  r.post(
-    '/workflows',
-    {
-      schema: {
-        tags: ['Workflows'],
-        summary: 'Creates a workflow (inactive unless `active` is true, as Novu)',
-        body: createWorkflowBody,
-        response: { 201: one, ...serverErrors(404) },
+    r.post(
+      base,
+      {
+        schema: {
+          tags,
+          deprecated,
+          summary: 'Creates a workflow (inactive unless `active` is true, as Novu)',
+          body: createWorkflowBody,
+          response: { 201: one, ...serverErrors(404) },
+        },
       },
-    },
-    async (request, reply) => {
-      const created = await workflows.create(env(request), request.body);
-      return reply.code(201).send({ data: workflowAnswer(created) });
-    },
-  );
+      async (request, reply) => {
+        const created = await workflows.create(env(request), request.body);
+        return reply.code(201).send({ data: workflowAnswer(created) });
+      },
+    );
 
-  r.get(
-    '/workflows',
-    {
-      schema: {
-        tags: ['Workflows'],
-        summary: "A page of the environment's workflows, newest first",
-        querystring: workflowListQuery,
-        response: { 200: workflowListAnswer, ...serverErrors(404) },
+    r.get(
+      base,
+      {
+        schema: {
+          tags,
+          deprecated,
+          summary: "A page of the environment's workflows, newest first",
+          querystring: workflowListQuery,
+          response: { 200: workflowListAnswer, ...serverErrors(404) },
+        },
       },
-    },
-    async (request) => {
-      const { page, limit } = request.query;
-      const { items, totalCount } = await workflows.list(env(request), request.query);
-      return { data: items.map(workflowAnswer), totalCount, page, pageSize: limit };
-    },
-  );
+      async (request) => {
+        const { page, limit } = request.query;
+        const { items, totalCount } = await workflows.list(env(request), request.query);
+        return { data: items.map(workflowAnswer), totalCount, page, pageSize: limit };
+      },
+    );
 
-  r.get(
-    '/workflows/:workflowId',
-    {
-      schema: {
-        tags: ['Workflows'],
-        summary: 'One workflow, by `_id` or by identifier',
-        params: workflowIdParams,
-        response: { 200: one, ...serverErrors(404) },
+    r.get(
+      `${base}/:workflowId`,
+      {
+        schema: {
+          tags,
+          deprecated,
+          summary: 'One workflow, by `_id` or by identifier',
+          params: workflowIdParams,
+          response: { 200: one, ...serverErrors(404) },
+        },
       },
-    },
-    async (request) => ({
-      data: workflowAnswer(await workflows.get(env(request), request.params.workflowId)),
-    }),
-  );
+      async (request) => ({
+        data: workflowAnswer(await workflows.get(env(request), request.params.workflowId)),
+      }),
+    );
 
-  r.put(
-    '/workflows/:workflowId',
-    {
-      schema: {
-        tags: ['Workflows'],
-        summary: 'Updates the fields given; `steps` replaces the steps (ids given are kept)',
-        params: workflowIdParams,
-        body: updateWorkflowBody,
-        response: { 200: one, ...serverErrors(404) },
+    r.put(
+      `${base}/:workflowId`,
+      {
+        schema: {
+          tags,
+          deprecated,
+          summary: 'Updates the fields given; `steps` replaces the steps (ids given are kept)',
+          params: workflowIdParams,
+          body: updateWorkflowBody,
+          response: { 200: one, ...serverErrors(404) },
+        },
       },
-    },
-    async (request) => ({
-      data: workflowAnswer(
-        await workflows.update(env(request), request.params.workflowId, request.body),
-      ),
-    }),
-  );
+      async (request) => ({
+        data: workflowAnswer(
+          await workflows.update(env(request), request.params.workflowId, request.body),
+        ),
+      }),
+    );
 
-  r.put(
-    '/workflows/:workflowId/status',
-    {
-      schema: {
-        tags: ['Workflows'],
-        summary: 'Activates or deactivates a workflow',
-        params: workflowIdParams,
-        body: workflowStatusBody,
-        response: { 200: one, ...serverErrors(404) },
+    r.put(
+      `${base}/:workflowId/status`,
+      {
+        schema: {
+          tags,
+          deprecated,
+          summary: 'Activates or deactivates a workflow',
+          params: workflowIdParams,
+          body: workflowStatusBody,
+          response: { 200: one, ...serverErrors(404) },
+        },
       },
-    },
-    async (request) => ({
-      data: workflowAnswer(
-        await workflows.setStatus(env(request), request.params.workflowId, request.body.active),
-      ),
-    }),
-  );
+      async (request) => ({
+        data: workflowAnswer(
+          await workflows.setStatus(env(request), request.params.workflowId, request.body.active),
+        ),
+      }),
+    );
 
-  r.delete(
-    '/workflows/:workflowId',
-    {
-      schema: {
-        tags: ['Workflows'],
-        summary: 'Deletes a workflow (soft delete: past notifications keep it)',
-        params: workflowIdParams,
-        response: { 200: z.object({ data: z.literal(true) }), ...serverErrors(404) },
+    r.delete(
+      `${base}/:workflowId`,
+      {
+        schema: {
+          tags,
+          deprecated,
+          summary: 'Deletes a workflow (soft delete: past notifications keep it)',
+          params: workflowIdParams,
+          response: { 200: z.object({ data: z.literal(true) }), ...serverErrors(404) },
+        },
       },
-    },
-    async (request) => ({
-      data: await workflows.remove(env(request), request.params.workflowId),
-    }),
-  );
-};
+      async (request) => ({
+        data: await workflows.remove(env(request), request.params.workflowId),
+      }),
+    );
+  };
+
+export const workflowRoutes = workflowRoutesAt('/workflows');
+export const notificationTemplateRoutes = workflowRoutesAt('/notification-templates');
 
 /** In-app feeds of the server API: `/v1/feeds`. */
 export const feedRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {

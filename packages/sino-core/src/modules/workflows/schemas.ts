@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { groupAnswer } from '../notification-groups/schemas.js';
 import {
   ACTOR_TYPES,
   CHANNELS,
@@ -10,8 +11,8 @@ import {
 
 /**
  * Workflow shapes of Novu 0.24's `/v1/workflows` (its "notification templates"). Unknown fields
- * (`notificationGroupId`, `draft`, `blueprintId`, variants, ...) are accepted and dropped: zod
- * objects strip what they do not declare.
+ * (`draft`, `blueprintId`, variants, ...) are accepted and dropped: zod objects strip what they
+ * do not declare.
  */
 
 const timeUnit = z.enum(TIME_UNITS);
@@ -247,9 +248,16 @@ const workflowFields = {
   data: z.record(z.string(), z.unknown()).nullish(),
 };
 
-/** POST /v1/workflows (`identifier` is Sino's: Novu always derives it from the name). */
+/** The `_id` of a workflow group of the environment. */
+const notificationGroupId = z.string().max(100);
+
+/**
+ * POST /v1/workflows (`identifier` is Sino's: Novu always derives it from the name). Novu
+ * requires `notificationGroupId`; without it Sino puts the workflow in the default group.
+ */
 export const createWorkflowBody = z.object({
   ...workflowFields,
+  notificationGroupId: notificationGroupId.optional(),
   identifier: workflowIdentifier.optional(),
   tags: workflowFields.tags.optional(),
   active: workflowFields.active.optional(),
@@ -261,6 +269,7 @@ export type CreateWorkflowBody = z.infer<typeof createWorkflowBody>;
 /** PUT /v1/workflows/:workflowId: only the fields given change; `steps` replaces every step. */
 export const updateWorkflowBody = z.object({
   name: workflowFields.name.optional(),
+  notificationGroupId: notificationGroupId.optional(),
   description: workflowFields.description,
   identifier: workflowIdentifier.optional(),
   tags: workflowFields.tags.optional(),
@@ -326,6 +335,8 @@ export const workflowAnswer = z.object({
   _id: z.string(),
   _environmentId: z.string(),
   _organizationId: z.string(),
+  _notificationGroupId: z.string().nullable(),
+  notificationGroup: groupAnswer.optional(),
   name: z.string(),
   description: z.string().nullable(),
   active: z.boolean(),

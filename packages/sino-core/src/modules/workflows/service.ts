@@ -11,6 +11,7 @@ import type {
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import type { IdentityRepository } from '../identity/repository.js';
+import type { NotificationGroupRepository } from '../notification-groups/repository.js';
 import type { DefinedWorkflow } from './define.js';
 import type {
   FeedRepository,
@@ -169,6 +170,7 @@ function tellingChanges(
 export function createWorkflowService(deps: {
   workflows: WorkflowRepository;
   feeds: FeedRepository;
+  groups: Pick<NotificationGroupRepository, 'byId' | 'defaultOf'>;
   identity: Pick<IdentityRepository, 'environment'>;
   /**
    * Told after every write of a workflow (the engine's caches of workflows, on every node), and
@@ -177,7 +179,7 @@ export function createWorkflowService(deps: {
   changed?: () => Promise<void>;
 }) {
   const repo = deps.changed ? tellingChanges(deps.workflows, deps.changed) : deps.workflows;
-  const { feeds, identity } = deps;
+  const { feeds, groups, identity } = deps;
 
   const taken = (identifier: string) =>
     conflict(`Workflow with identifier ${identifier} already exists`);
@@ -198,6 +200,18 @@ export function createWorkflowService(deps: {
       }
     });
     return ids;
+  }
+
+  /** The group named, checked to be the environment's; the default one when none is named. */
+  async function groupFor(env: EnvironmentRef, id: string | undefined): Promise<string> {
+    if (id === undefined) return (await groups.defaultOf(env.id, env.organizationId)).id;
+    const group = await groups.byId(env.id, id);
+    if (!group) {
+      throw badRequest(
+        'notificationGroupId must be the _id of a workflow group of this environment',
+      );
+    }
+    return group.id;
   }
 
   /** Novu's identifier: the slug of the name, with a random suffix when the slug is taken. */
@@ -225,6 +239,7 @@ export function createWorkflowService(deps: {
         identifier = await deriveIdentifier(env.id, body.name);
       }
       const feedIds = await stepFeeds(env.id, body.steps);
+      const notificationGroupId = await groupFor(env, body.notificationGroupId);
       const steps = placeSteps(
         body.steps.map((input, i) => ({ keepId: null, input, feedId: feedIds[i] ?? null })),
         [],
@@ -233,6 +248,7 @@ export function createWorkflowService(deps: {
         {
           environmentId: env.id,
           organizationId: env.organizationId,
+          notificationGroupId,
           name: body.name,
           identifier,
           description: body.description ?? null,
@@ -291,8 +307,13 @@ export function createWorkflowService(deps: {
           current.steps,
         );
       }
+      const notificationGroupId =
+        body.notificationGroupId === undefined
+          ? undefined
+          : await groupFor(env, body.notificationGroupId);
       const changes = compact({
         name: body.name,
+        notificationGroupId,
         identifier: body.identifier,
         description: body.description,
         tags: body.tags,
@@ -383,11 +404,13 @@ export function createWorkflowService(deps: {
             spec.steps.map(({ step }, i) => ({ keepId: null, input: step, feedId: feedIds[i]! })),
             [],
           );
+          const group = await groups.defaultOf(environmentId, environment.organizationId);
           const created = await repo.insert(
             {
               ...fields,
               environmentId,
               organizationId: environment.organizationId,
+              notificationGroupId: group.id,
               identifier: spec.identifier,
               active: spec.active,
             },
