@@ -128,6 +128,12 @@ export const esquemaDeConfiguracao = z.object({
   /** Server-API requests per second per Sino environment (Novu's business-tier limits). */
   SINO_RATE_LIMIT_TRIGGERS: inteiro(600, 1, 1_000_000),
   SINO_RATE_LIMIT_GENERAL: inteiro(300, 1, 1_000_000),
+  /**
+   * Hours the API keys a regeneration replaces keep working (POST
+   * /v1/environments/api-keys/regenerate), so what uses them (Locadora, a customer's server)
+   * can move to the new key; 0 revokes them at once, as Novu does. At most a week.
+   */
+  SINO_API_KEY_GRACE_HOURS: inteiro(24, 0, 168),
   /** Workflow steps a worker process runs at once (roles `all` and `worker`). */
   SINO_WORKER_CONCURRENCY: inteiro(256, 1, 10_000),
   /**

@@ -54,7 +54,14 @@ function avisoDoPrimeiroInicio(c: DevelopmentCredentials, arquivo: string): stri
     'Sino: first start, development environment created.',
     `  Application identifier: ${c.applicationIdentifier}`,
     `  API key:                ${c.apiKey}`,
-    `  The API key is shown only now; it is kept in ${arquivo} (mode 600).`,
+    ...(c.production
+      ? [
+          `  Production (promoted from Development; sessions always require subscriberHash):`,
+          `    Application identifier: ${c.production.applicationIdentifier}`,
+          `    API key:                ${c.production.apiKey}`,
+        ]
+      : []),
+    `  The API keys are shown only now; they are kept in ${arquivo} (mode 600).`,
     ...hmac,
     '',
     '',

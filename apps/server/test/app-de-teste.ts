@@ -159,7 +159,10 @@ export async function criarAppDeTeste(
   let parada: Promise<void> | undefined;
   const parar = () => (parada ??= app.close());
   if (!sino) throw new Error('Sino did not create its development credentials');
-  registroDaExecucao.knownSecrets('chave de API do Sino', [sino.apiKey]);
+  registroDaExecucao.knownSecrets('chave de API do Sino', [
+    sino.apiKey,
+    ...(sino.production ? [sino.production.apiKey] : []),
+  ]);
   return {
     app,
     banco,

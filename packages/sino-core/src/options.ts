@@ -46,6 +46,11 @@ export interface SinoOptions {
    * done; kept forever when absent (Novu's behaviour). Purged hourly by a queue task.
    */
   messageRetentionDays?: number | undefined;
+  /**
+   * Milliseconds the API keys a regeneration replaces keep working; 0 (Novu's behaviour) when
+   * absent.
+   */
+  apiKeyGraceMs?: number | undefined;
   /** Queue tasks one process runs at once; 256 when absent (decision 036). */
   workerConcurrency?: number | undefined;
   /**

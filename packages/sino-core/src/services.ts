@@ -54,7 +54,12 @@ export function createSinoServices(
   });
   // What this node caches is forgotten when any node changes it (decision 034).
   const caches = createCacheInvalidation({ database: options.database, log });
-  const identity = createIdentityService({ repo: repositories.identity, secrets, caches });
+  const identity = createIdentityService({
+    repo: repositories.identity,
+    secrets,
+    caches,
+    ...(options.apiKeyGraceMs !== undefined && { apiKeyGraceMs: options.apiKeyGraceMs }),
+  });
   const { subscribers } = repositories;
   const subscriberService = createSubscriberService({ subscribers });
   const erasure = createErasureService({ erasure: repositories.erasure, queue, realtime });

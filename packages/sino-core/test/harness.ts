@@ -192,7 +192,10 @@ export async function createInProcessSinoTestApp(
   const credentials =
     (await app.sino.identity.bootstrapDevelopment('Test organization')) ?? storage?.credentials;
   if (!credentials) throw new Error('bootstrap created nothing on a fresh database');
-  runLog.knownSecrets('API key', [credentials.apiKey]);
+  runLog.knownSecrets('API key', [
+    credentials.apiKey,
+    ...(credentials.production ? [credentials.production.apiKey] : []),
+  ]);
 
   const queues: JobQueue<unknown>[] = [];
   const openQueue = async <T>(): Promise<JobQueue<T>> => {

@@ -38,10 +38,13 @@ const contar = async (banco: DatabaseHandle, tabela: string): Promise<number> =>
   return r.rows[0]!.n;
 };
 
-/** One organisation, one environment, each of Locadora's workflows once. */
+/**
+ * One organisation, its two environments (Development, and Production promoted from it), each of
+ * Locadora's workflows once.
+ */
 async function umaInstalacao(banco: DatabaseHandle): Promise<void> {
   expect(await contar(banco, 'sino.organizations')).toBe(1);
-  expect(await contar(banco, 'sino.environments')).toBe(1);
+  expect(await contar(banco, 'sino.environments')).toBe(2);
   const r = (await banco.db.execute(sql`
     select identifier as identificador, count(*)::int as n
       from sino.workflows group by identifier order by 1`)) as unknown as {

@@ -54,6 +54,13 @@ export const environments = sino.table(
     name: text('name').notNull(),
     /** The widget's `applicationIdentifier`: public, not a secret. */
     identifier: text('identifier').notNull(),
+    /**
+     * Novu's `_parentId`: Production names the Development environment it is promoted from;
+     * Development, the root, names none.
+     */
+    parentId: ref('parent_id').references((): AnyPgColumn => environments.id, {
+      onDelete: 'set null',
+    }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('environments_identifier').on(t.identifier)],
@@ -76,9 +83,16 @@ export const apiKeys = sino.table(
     /** Last four characters, to tell keys apart in listings. */
     hint: text('hint').notNull(),
     createdAt: createdAt(),
+    /**
+     * When the key stops opening its environment: now for a revoked key, later for a key a
+     * regeneration replaced (its grace period, so what uses it can move to the new one).
+     */
     revokedAt: at('revoked_at'),
   },
-  (t) => [uniqueIndex('api_keys_hash').on(t.keyHash)],
+  (t) => [
+    uniqueIndex('api_keys_hash').on(t.keyHash),
+    index('api_keys_environment').on(t.environmentId, t.createdAt),
+  ],
 );
 
 export const subscribers = sino.table(

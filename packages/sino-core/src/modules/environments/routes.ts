@@ -3,12 +3,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SinoContext } from '../../context.js';
 import { serverErrors } from '../../http/error-answers.js';
+import { conflict, notFound } from '../../errors.js';
+import { isId } from '../../ids.js';
+import type { Environment } from '../identity/repository.js';
+import type { OpenedApiKey } from '../identity/service.js';
 
 /**
  * Novu 0.24's `EnvironmentResponseDto` as `GET /v1/environments/me` answers it: the
  * environment without its API keys (Novu reads it with `-apiKeys`, so no key, masked or not,
- * is answered here). `_parentId` is answered when the environment has a parent (Novu's
- * Development environment names its Production one); Sino's environments have none yet.
+ * is answered here). `_parentId` is answered when the environment has a parent: Production
+ * names the Development environment it is promoted from.
  */
 const environmentWire = z.object({
   _id: z.string(),
@@ -26,9 +30,171 @@ const environmentWire = z.object({
   createdAt: z.string(),
 });
 
-/** GET /v1/environments/me: the environment the request's API key opens. */
+/** An API key as Novu answers it to admins (`key`), with Sino's id and end. */
+const apiKeyWire = z.object({
+  _id: z.string(),
+  key: z.string(),
+  createdAt: z.string(),
+  /** When the key stops working: a regeneration's grace; null until revoked. */
+  expiresAt: z.string().nullable(),
+});
+const apiKeyAnswer = (k: OpenedApiKey) => ({
+  _id: k.id,
+  key: k.key,
+  createdAt: k.createdAt.toISOString(),
+  expiresAt: k.expiresAt?.toISOString() ?? null,
+});
+const keyIdParams = z.object({ keyId: z.string().max(100) });
+const regenerateBody = z
+  .object({
+    /**
+     * Sino's: how long the replaced keys keep working, in seconds (at most a week); the
+     * installation's SINO_API_KEY_GRACE_HOURS when absent, 0 revokes them at once.
+     */
+    graceSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 60 * 60)
+      .optional(),
+  })
+  .nullish();
+
+/** `/v1/environments`: the API key's environment, its organization's, and its API keys. */
 export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const { identity } = ctx.services;
+
+  async function wire(environment: Environment) {
+    const inApp = await identity.inAppIntegration(environment.id);
+    return {
+      _id: environment.id,
+      name: environment.name,
+      _organizationId: environment.organizationId,
+      identifier: environment.identifier,
+      ...(environment.parentId && { _parentId: environment.parentId }),
+      widget: { notificationCenterEncryption: inApp?.hmac === true },
+      createdAt: environment.createdAt.toISOString(),
+    };
+  }
+
+  r.get(
+    '/environments',
+    {
+      schema: {
+        tags: ['Environments'],
+        summary:
+          "The organization's environments; the API key's own with its keys, the others without",
+        response: {
+          200: z.object({
+            data: z.array(environmentWire.extend({ apiKeys: z.array(apiKeyWire) })),
+          }),
+          ...serverErrors(),
+        },
+      },
+    },
+    async (request) => {
+      const mine = request.environment!;
+      const all = await identity.environmentsOf(mine.organizationId);
+      return {
+        data: await Promise.all(
+          all.map(async (environment) => ({
+            ...(await wire(environment)),
+            apiKeys:
+              environment.id === mine.id
+                ? (await identity.apiKeys(environment.id)).map(apiKeyAnswer)
+                : [],
+          })),
+        ),
+      };
+    },
+  );
+
+  r.get(
+    '/environments/api-keys',
+    {
+      schema: {
+        tags: ['Environments'],
+        summary: "The API key's environment's valid keys, in clear (admins only)",
+        response: { 200: z.object({ data: z.array(apiKeyWire) }), ...serverErrors() },
+      },
+    },
+    async (request) => ({
+      data: (await identity.apiKeys(request.environment!.id)).map(apiKeyAnswer),
+    }),
+  );
+
+  r.post(
+    '/environments/api-keys/regenerate',
+    {
+      schema: {
+        tags: ['Environments'],
+        summary:
+          'A new API key; the others keep working for the grace period (SINO_API_KEY_GRACE_HOURS, or graceSeconds), then stop',
+        body: regenerateBody,
+        response: { 201: z.object({ data: z.array(apiKeyWire) }), ...serverErrors() },
+      },
+    },
+    async (request, reply) => {
+      const environmentId = request.environment!.id;
+      const graceSeconds = request.body?.graceSeconds;
+      const key = await identity.regenerateApiKeys(
+        environmentId,
+        graceSeconds === undefined ? {} : { graceMs: graceSeconds * 1000 },
+      );
+      const fresh = (await identity.apiKeys(environmentId)).filter((k) => k.key === key);
+      return reply.code(201).send({ data: fresh.map(apiKeyAnswer) });
+    },
+  );
+
+  r.post(
+    '/environments/api-keys',
+    {
+      schema: {
+        tags: ['Environments'],
+        summary: 'Adds an API key to the environment (Sino: several keys, each revocable)',
+        response: { 201: z.object({ data: apiKeyWire }), ...serverErrors() },
+      },
+    },
+    async (request, reply) => {
+      const environmentId = request.environment!.id;
+      const key = await identity.addApiKey(environmentId);
+      const [added] = (await identity.apiKeys(environmentId)).filter((k) => k.key === key);
+      return reply.code(201).send({ data: apiKeyAnswer(added!) });
+    },
+  );
+
+  r.delete(
+    '/environments/api-keys/:keyId',
+    {
+      schema: {
+        tags: ['Environments'],
+        summary:
+          "Revokes one of the environment's API keys at once, on every node (not its last one: 409)",
+        params: keyIdParams,
+        response: {
+          200: z.object({
+            data: z.object({ acknowledged: z.literal(true), status: z.literal('revoked') }),
+          }),
+          ...serverErrors(404),
+        },
+      },
+    },
+    async (request) => {
+      const { keyId } = request.params;
+      const outcome = isId(keyId)
+        ? await identity.revokeApiKey(request.environment!.id, keyId)
+        : 'missing';
+      if (outcome === 'missing') throw notFound(`API key with id ${keyId} not found`);
+      if (outcome === 'last') {
+        throw conflict(
+          "This is the environment's last API key: add or regenerate one before revoking it",
+        );
+      }
+      return { data: { acknowledged: true as const, status: 'revoked' as const } };
+    },
+  );
+
   r.get(
     '/environments/me',
     {
@@ -38,19 +204,6 @@ export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
         response: { 200: z.object({ data: environmentWire }), ...serverErrors() },
       },
     },
-    async (request) => {
-      const environment = request.environment!;
-      const inApp = await ctx.services.identity.inAppIntegration(environment.id);
-      return {
-        data: {
-          _id: environment.id,
-          name: environment.name,
-          _organizationId: environment.organizationId,
-          identifier: environment.identifier,
-          widget: { notificationCenterEncryption: inApp?.hmac === true },
-          createdAt: environment.createdAt.toISOString(),
-        },
-      };
-    },
+    async (request) => ({ data: await wire(request.environment!) }),
   );
 };

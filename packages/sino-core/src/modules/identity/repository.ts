@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
 import {
   apiKeys,
@@ -13,15 +13,27 @@ import { newId } from '../../ids.js';
 export type Environment = typeof environments.$inferSelect;
 export type Organization = typeof organizations.$inferSelect;
 
+/** A key that still opens its environment: never revoked, or in a regeneration's grace. */
+const keyValid = or(isNull(apiKeys.revokedAt), gt(apiKeys.revokedAt, sql`now()`));
+
+/** An API key as listed: sealed, with when it stops working (null: until revoked). */
+export interface StoredApiKey {
+  id: string;
+  sealed: string;
+  hint: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+}
+
 export function createIdentityRepository(db: Database) {
   // Every server API call looks its key up: prepared once, on first use.
   const byKeyHash = () =>
     db
-      .select({ environment: environments })
+      .select({ environment: environments, expiresAt: apiKeys.revokedAt })
       .from(apiKeys)
       .innerJoin(environments, eq(environments.id, apiKeys.environmentId))
-      .where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), isNull(apiKeys.revokedAt)))
-      .prepare('sino_environment_by_key_hash');
+      .where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), keyValid))
+      .prepare('sino_environment_by_key_hash_v2');
   let environmentByKeyHash: ReturnType<typeof byKeyHash> | undefined;
   return {
     async anyOrganization(): Promise<Organization | undefined> {
@@ -43,19 +55,58 @@ export function createIdentityRepository(db: Database) {
       const [e] = await db.select().from(environments).where(eq(environments.id, id));
       return e;
     },
-    /** The environment an unrevoked key belongs to. */
-    async environmentByKeyHash(keyHash: string): Promise<Environment | undefined> {
+    /** The environment a valid key belongs to, and when the key stops working (null: never). */
+    async environmentByKeyHash(
+      keyHash: string,
+    ): Promise<{ environment: Environment; expiresAt: Date | null } | undefined> {
       const [row] = await (environmentByKeyHash ??= byKeyHash()).execute({ keyHash });
-      return row?.environment;
+      return row;
     },
-    /** The sealed unrevoked keys of the environment, oldest first: HMAC hashes are keyed by them. */
-    async sealedKeys(environmentId: string): Promise<string[]> {
-      const rows = await db
-        .select({ sealed: apiKeys.keyCiphertext })
+    /**
+     * The environment's valid keys, sealed: those without an end first, then those in a grace
+     * period, oldest first in each. HMAC hashes are keyed by them.
+     */
+    async validKeys(environmentId: string): Promise<StoredApiKey[]> {
+      return db
+        .select({
+          id: apiKeys.id,
+          sealed: apiKeys.keyCiphertext,
+          hint: apiKeys.hint,
+          createdAt: apiKeys.createdAt,
+          expiresAt: apiKeys.revokedAt,
+        })
         .from(apiKeys)
-        .where(and(eq(apiKeys.environmentId, environmentId), isNull(apiKeys.revokedAt)))
-        .orderBy(apiKeys.createdAt);
-      return rows.map((r) => r.sealed);
+        .where(and(eq(apiKeys.environmentId, environmentId), keyValid))
+        .orderBy(sql`${apiKeys.revokedAt} is not null`, asc(apiKeys.createdAt), asc(apiKeys.id));
+    },
+    async sealedKeys(environmentId: string): Promise<string[]> {
+      return (await this.validKeys(environmentId)).map((k) => k.sealed);
+    },
+    /** The organization's environments, oldest first. */
+    environmentsOf(organizationId: string): Promise<Environment[]> {
+      return db
+        .select()
+        .from(environments)
+        .where(eq(environments.organizationId, organizationId))
+        .orderBy(asc(environments.createdAt), asc(environments.id));
+    },
+    /** The organization's environment of that name (Development, Production), if any. */
+    async environmentNamed(organizationId: string, name: string): Promise<Environment | undefined> {
+      const [e] = await db
+        .select()
+        .from(environments)
+        .where(and(eq(environments.organizationId, organizationId), eq(environments.name, name)))
+        .orderBy(asc(environments.createdAt))
+        .limit(1);
+      return e;
+    },
+    async renameEnvironment(id: string, organizationId: string, name: string) {
+      const [e] = await db
+        .update(environments)
+        .set({ name })
+        .where(and(eq(environments.id, id), eq(environments.organizationId, organizationId)))
+        .returning();
+      return e;
     },
     /** The environment's active in-app integration, if any. */
     async inAppIntegration(environmentId: string) {
@@ -81,6 +132,7 @@ export function createIdentityRepository(db: Database) {
       organizationId: string;
       name: string;
       identifier: string;
+      parentId?: string | null;
     }): Promise<Environment> {
       const [e] = await db
         .insert(environments)
@@ -96,18 +148,52 @@ export function createIdentityRepository(db: Database) {
     }): Promise<void> {
       await db.insert(apiKeys).values({ id: newId(), ...k });
     },
-    /** Revokes every key of the environment and adds `k`, in one transaction. */
+    /**
+     * Adds `k` and ends every other valid key of the environment at `until` (now: revoked at
+     * once; later: a grace period), in one transaction. A key ending sooner keeps its end.
+     */
     async replaceApiKeys(
       environmentId: string,
       k: { keyHash: string; keyCiphertext: string; hint: string },
+      until: Date,
     ): Promise<void> {
       await db.transaction(async (tx) => {
         await tx
           .update(apiKeys)
-          .set({ revokedAt: new Date() })
-          .where(and(eq(apiKeys.environmentId, environmentId), isNull(apiKeys.revokedAt)));
+          .set({ revokedAt: sql`least(coalesce(${apiKeys.revokedAt}, ${until}), ${until})` })
+          .where(and(eq(apiKeys.environmentId, environmentId), keyValid));
         await tx.insert(apiKeys).values({ id: newId(), environmentId, ...k });
       });
+    },
+    /**
+     * Revokes one key at once, unless it is the environment's last valid one (answered
+     * 'last': an environment keeps a key), in one statement.
+     */
+    async revokeApiKey(
+      environmentId: string,
+      keyId: string,
+    ): Promise<'revoked' | 'missing' | 'last'> {
+      const others = db
+        .select({ one: sql`1` })
+        .from(apiKeys)
+        .where(
+          and(eq(apiKeys.environmentId, environmentId), keyValid, sql`${apiKeys.id} <> ${keyId}`),
+        );
+      const rows = await db
+        .update(apiKeys)
+        .set({ revokedAt: sql`now()` })
+        .where(
+          and(
+            eq(apiKeys.environmentId, environmentId),
+            eq(apiKeys.id, keyId),
+            keyValid,
+            sql`exists (${others})`,
+          ),
+        )
+        .returning({ id: apiKeys.id });
+      if (rows.length > 0) return 'revoked';
+      const valid = await this.validKeys(environmentId);
+      return valid.some((k) => k.id === keyId) ? 'last' : 'missing';
     },
     /**
      * A new environment's integrations, as Novu gives one: in-app (`hmac`: session initialize

@@ -16,6 +16,11 @@ export interface DevelopmentCredentials {
    * `hex(HMAC-SHA256(apiKey, subscriberId))` (`subscriberHash` in Novu's clients).
    */
   requiresSubscriberHash: boolean;
+  /**
+   * The Production environment made beside it, promoted from Development; its widget sessions
+   * always require the subscriber's hash (absent where credentials are read back, not made).
+   */
+  production?: { environmentId: string; applicationIdentifier: string; apiKey: string };
 }
 
 /**
@@ -24,8 +29,20 @@ export interface DevelopmentCredentials {
  * subscriber's inbox. Only a Development environment may go without (local trials).
  */
 export type NewEnvironment = { organizationId: string } & (
-  { name: 'Production' } | { name: 'Development'; requireSubscriberHash?: boolean }
+  | { name: 'Production'; parentId?: string }
+  | { name: 'Development'; requireSubscriberHash?: boolean }
 );
+
+/** An API key in clear, as an admin reads it, with when it stops working (null: never). */
+export interface OpenedApiKey {
+  id: string;
+  key: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+}
+
+/** A key the environment's listing cannot show: no configured encryption key opens it. */
+const UNOPENED = null;
 
 /**
  * How long the environment of a valid API key is reused without reading the database: every
@@ -40,20 +57,31 @@ export function createIdentityService(deps: {
   secrets: SecretBox;
   /** Tells every node that API keys were revoked, and hears the other nodes' revocations. */
   caches?: Pick<CacheInvalidation, 'on' | 'changed'>;
+  /**
+   * How long the keys a regeneration replaces keep working, unless the caller says otherwise:
+   * what uses them (Locadora's outbox, a customer's server) has that long to move to the new
+   * key. 0 revokes them at once, as Novu does.
+   */
+  apiKeyGraceMs?: number;
 }) {
   const { repo } = deps;
   // By the key's hash, as in the database: no key is kept in clear. Only valid keys are kept,
-  // so a flood of wrong keys cannot push them out.
-  const environmentsByKeyHash = new LRUCache<string, Environment>({
-    max: 10_000,
-    ttl: API_KEY_CACHE_TTL_MS,
-  });
+  // so a flood of wrong keys cannot push them out; each with when it stops working.
+  const environmentsByKeyHash = new LRUCache<
+    string,
+    { environment: Environment; expiresAt: Date | null }
+  >({ max: 10_000, ttl: API_KEY_CACHE_TTL_MS });
   deps.caches?.on('api-keys', () => environmentsByKeyHash.clear());
+  const keysChanged = async () => {
+    if (deps.caches) await deps.caches.changed('api-keys');
+    else environmentsByKeyHash.clear();
+  };
 
   return {
     /**
-     * On a database without any organization, creates one with a Development environment, an
-     * API key and an active in-app integration, and answers their credentials (shown once).
+     * On a database without any organization, creates one with a Development environment and
+     * a Production one promoted from it, each with an API key and an active in-app integration,
+     * and answers their credentials (shown once).
      * The environment requires the subscriber's hash unless told otherwise.
      * Afterwards answers null: nothing is created twice.
      */
@@ -75,7 +103,17 @@ export function createIdentityService(deps: {
         }),
       });
       const apiKey = await this.addApiKey(environment.id, options.apiKey);
+      const production = await this.createEnvironment({
+        organizationId: organization.id,
+        name: 'Production',
+        parentId: environment.id,
+      });
       return {
+        production: {
+          environmentId: production.id,
+          applicationIdentifier: production.identifier,
+          apiKey: await this.addApiKey(production.id),
+        },
         organizationId: organization.id,
         environmentId: environment.id,
         applicationIdentifier: environment.identifier,
@@ -97,6 +135,7 @@ export function createIdentityService(deps: {
         organizationId: input.organizationId,
         name: input.name,
         identifier: newApplicationIdentifier(),
+        parentId: input.name === 'Production' ? (input.parentId ?? null) : null,
       });
       await repo.addDefaultIntegrations(environment.id, input.organizationId, {
         hmac: requiresSubscriberHash,
@@ -119,30 +158,71 @@ export function createIdentityService(deps: {
       return key;
     },
 
+    /** The organization's environments, oldest first (Development before Production). */
+    environmentsOf: (organizationId: string) => repo.environmentsOf(organizationId),
+
     /**
-     * Novu's "regenerate API keys": every key of the environment is revoked, on every node at
-     * once, and a new one answered (the only time it is available in clear).
+     * Novu's "regenerate API keys": a new key, answered (the only time it is made available
+     * without asking), and the environment's other keys ended on every node: at once with a
+     * grace of 0, else once the grace has passed.
      */
-    async regenerateApiKeys(environmentId: string): Promise<string> {
+    async regenerateApiKeys(
+      environmentId: string,
+      options: { graceMs?: number } = {},
+    ): Promise<string> {
       const key = newApiKey();
-      await repo.replaceApiKeys(environmentId, {
-        keyHash: hashApiKey(key),
-        keyCiphertext: deps.secrets.seal(key),
-        hint: key.slice(-4),
-      });
-      if (deps.caches) await deps.caches.changed('api-keys');
-      else environmentsByKeyHash.clear();
+      const graceMs = options.graceMs ?? deps.apiKeyGraceMs ?? 0;
+      await repo.replaceApiKeys(
+        environmentId,
+        { keyHash: hashApiKey(key), keyCiphertext: deps.secrets.seal(key), hint: key.slice(-4) },
+        new Date(Date.now() + graceMs),
+      );
+      await keysChanged();
       return key;
+    },
+
+    /**
+     * Revokes one key of the environment at once, on every node. The last valid key stays
+     * ('last'): an environment without a key could not be reached with one again.
+     */
+    async revokeApiKey(environmentId: string, keyId: string) {
+      const outcome = await repo.revokeApiKey(environmentId, keyId);
+      if (outcome === 'revoked') await keysChanged();
+      return outcome;
+    },
+
+    /**
+     * The environment's valid keys in clear, as Novu answers them to its admins; a key that
+     * no configured encryption key opens is left out (it is reported at start).
+     */
+    async apiKeys(environmentId: string): Promise<OpenedApiKey[]> {
+      const keys = await repo.validKeys(environmentId);
+      const opened = keys.map(({ id, sealed, createdAt, expiresAt }) => {
+        try {
+          const key = deps.secrets.open(sealed, `an API key of environment ${environmentId}`);
+          return { id, key, createdAt, expiresAt };
+        } catch (error) {
+          if (!isUnopenable(error)) throw error;
+          return UNOPENED;
+        }
+      });
+      return opened.filter((k): k is OpenedApiKey => k !== UNOPENED);
     },
 
     /** The environment an `Authorization: ApiKey <key>` header opens, if the key is valid. */
     async environmentForApiKey(key: string): Promise<Environment | undefined> {
       const keyHash = hashApiKey(key);
-      const known = environmentsByKeyHash.get(keyHash);
-      if (known) return known;
-      const environment = await repo.environmentByKeyHash(keyHash);
-      if (environment) environmentsByKeyHash.set(keyHash, environment);
-      return environment;
+      let found = environmentsByKeyHash.get(keyHash);
+      if (!found) {
+        found = await repo.environmentByKeyHash(keyHash);
+        if (found) environmentsByKeyHash.set(keyHash, found);
+      }
+      // A key in its grace stops at its end, whatever the cache says.
+      if (found?.expiresAt && found.expiresAt.getTime() <= Date.now()) {
+        environmentsByKeyHash.delete(keyHash);
+        return undefined;
+      }
+      return found?.environment;
     },
 
     environmentForApplication(identifier: string): Promise<Environment | undefined> {
