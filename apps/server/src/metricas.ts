@@ -5,7 +5,12 @@ import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { createSinoMetrics, type SinoMetrics } from '@sino/core';
 
 /** The backlog of Locadora's outbox, as its deliverer reads it. */
-export type LeitorDoOutbox = () => Promise<{ quantidade: number; maisAntigoSegundos: number }>;
+export type LeitorDoOutbox = () => Promise<{
+  quantidade: number;
+  maisAntigoSegundos: number;
+  /** Sino refuses Locadora's API key (401): the backlog waits for the operator. */
+  chaveRecusada: boolean;
+}>;
 
 /** This process's metrics: one registry, Sino's and Locadora's families on it. */
 export interface Metricas {
@@ -42,6 +47,15 @@ export function criarMetricas(log: FastifyBaseLogger): Metricas {
       async collect() {
         const pendencias = await ler();
         if (pendencias) this.set(pendencias.quantidade);
+      },
+    });
+    new Gauge({
+      name: 'locadora_outbox_sino_key_refused',
+      help: "1 while Sino refuses Locadora's API key (SINO_API_KEY): events wait until it is set right",
+      registers: [registro],
+      async collect() {
+        const pendencias = await ler();
+        if (pendencias) this.set(pendencias.chaveRecusada ? 1 : 0);
       },
     });
     new Gauge({

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '@locadora/db';
+import { testRunLog } from '@locadora/db/testing';
 import { criarEntregadorDoOutbox, idDoAssinante, type OpcoesDoEntregador } from '@locadora/api';
 import { createSinoClient } from '@sino/client';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
@@ -503,5 +504,106 @@ describe('outbox da Locadora', () => {
     } finally {
       await entregador.parar();
     }
+  });
+
+  it('uma chave de API recusada (401) é avisada uma vez, sem perder nem contar os eventos', async () => {
+    const cliente = await t.novoCliente({ nome: 'Rita Revogada' });
+    // A second key of Locadora's environment, which the worker uses and the operator revokes.
+    const comChave = (chave: string) => ({ authorization: `ApiKey ${chave}` });
+    const nova = await t.app.inject({
+      method: 'POST',
+      url: '/v1/environments/api-keys',
+      headers: comChave(t.sino.apiKey),
+    });
+    expect(nova.statusCode, nova.body).toBe(201);
+    const chave = nova.json<{ data: { _id: string; key: string } }>().data;
+    const segredos = testRunLog();
+    segredos.knownSecrets('chave de API do Sino', [chave.key]);
+    segredos.close();
+    const revogar = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/environments/api-keys/${chave._id}`,
+      headers: comChave(t.sino.apiKey),
+    });
+    expect(revogar.statusCode, revogar.body).toBe(200);
+
+    const linhas: { nivel: string; campos: object; mensagem: string }[] = [];
+    const registro = (nivel: string) => (campos: object, mensagem: string) =>
+      linhas.push({ nivel, campos, mensagem });
+    const log = { info: registro('info'), warn: registro('warn'), error: registro('error') };
+    const recusado = criarEntregadorDoOutbox({
+      db: banco.db,
+      sino: clienteSinoLocal(t.app, chave.key),
+      log,
+      esperaChaveRecusadaMs: 50,
+    });
+
+    const r = await reservar(cliente.token);
+    expect(r.statusCode, r.body).toBe(201);
+    const id = r.json<{ id_locacao: number }>().id_locacao;
+    // Three passes refused: the event kept, its attempts not counted, the operator told once.
+    for (let passada = 0; passada < 3; passada++) {
+      expect(await recusado.entregarPendentes()).toMatchObject({ entregues: 0, descartados: 0 });
+      await dormir(60);
+    }
+    const guardado = await eventoDaReserva(id);
+    expect(guardado).toMatchObject({
+      tentativas: 0,
+      entregue_em: null,
+      ultimo_erro: expect.stringMatching(/^Sino respondeu 401/),
+    });
+    const erros = linhas.filter((l) => l.nivel === 'error');
+    expect(erros).toHaveLength(1);
+    expect(erros[0]!.mensagem).toMatch(/recusou a chave de API da Locadora \(401\)/);
+    expect(erros[0]!.mensagem).toMatch(/SINO_API_KEY/);
+    expect(JSON.stringify(linhas)).not.toContain(chave.key);
+    expect(linhas.filter((l) => l.nivel === 'warn')).toEqual([]);
+    expect(await recusado.pendencias()).toMatchObject({ chaveRecusada: true });
+    expect(await feed(cliente.id)).toEqual([]);
+
+    // A valid key (the operator set SINO_API_KEY): delivered once, and the refusal is over.
+    const entregue = await entregarAte(entregadorLocal(), id);
+    expect(entregue.entregue_em).not.toBeNull();
+    expect(entregue.tentativas).toBe(1);
+    expect(await mensagensDe(cliente.id, entregue.id)).toHaveLength(1);
+  });
+
+  it('a chave aceita de novo: o entregador diz que a recusa acabou', async () => {
+    const linhas: { nivel: string; mensagem: string }[] = [];
+    const registro = (nivel: string) => (_campos: object, mensagem: string) =>
+      linhas.push({ nivel, mensagem });
+    const cliente = await t.novoCliente({ nome: 'Rui Retorno' });
+    let chaveAtual = 'chave-que-o-sino-nao-conhece-0123456789';
+    // The same worker: its client reads the key at each call, as a fixed SINO_API_KEY would
+    // be after the operator's fix and a reload.
+    const entregador = criarEntregadorDoOutbox({
+      db: banco.db,
+      sino: createSinoClient({
+        baseUrl: 'http://sino.local',
+        apiKey: 'nao-usada',
+        fetch: (pedido: Request) => {
+          const comChave = new Request(pedido, {
+            headers: {
+              ...Object.fromEntries(pedido.headers),
+              authorization: `ApiKey ${chaveAtual}`,
+            },
+          });
+          return fetchLocal(t.app)(comChave);
+        },
+      }),
+      log: { info: registro('info'), warn: registro('warn'), error: registro('error') },
+      esperaChaveRecusadaMs: 20,
+    });
+    const r = await reservar(cliente.token);
+    const id = r.json<{ id_locacao: number }>().id_locacao;
+    await entregador.entregarPendentes();
+    expect(linhas.map((l) => l.nivel)).toEqual(['error']);
+    chaveAtual = t.sino.apiKey;
+    await dormir(30);
+    const entregue = await entregarAte(entregador, id);
+    expect(entregue.entregue_em).not.toBeNull();
+    expect(linhas.map((l) => l.nivel)).toEqual(['error', 'info']);
+    expect(linhas[1]!.mensagem).toMatch(/voltou a aceitar a chave/);
+    expect(await entregador.pendencias()).toMatchObject({ chaveRecusada: false });
   });
 });

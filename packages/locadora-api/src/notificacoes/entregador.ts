@@ -11,6 +11,7 @@ export const idDoAssinante = (usuarioId: number): string => `usuario-${usuarioId
 
 /** Where the worker reports (pino's signature: the fields, then the message). */
 export interface RegistroDoEntregador {
+  info?(campos: object, mensagem: string): void;
   warn(campos: object, mensagem: string): void;
   error(campos: object, mensagem: string): void;
 }
@@ -52,6 +53,11 @@ export interface OpcoesDoEntregador {
   tentativasSeRecusado?: number;
   /** Days a delivered or set-aside event is kept (for the operator) before it is deleted. */
   diasDeRetencao?: number;
+  /**
+   * Pause between tries while Sino refuses Locadora's API key (ms): one call per pause until
+   * the key is accepted again, the events kept and their attempts not counted.
+   */
+  esperaChaveRecusadaMs?: number;
 }
 
 /** The channel the outbox's trigger notifies on each insert (migration 0003). */
@@ -74,10 +80,15 @@ const nomeDoEvento = (evento: EventoReservado): string =>
 
 /**
  * A whole call Sino refused for now: down, overloaded, not ready for our key, or (409) an
- * erasure with this Idempotency-Key still running there.
+ * erasure with this Idempotency-Key still running there. A refused key (401) is apart: it is
+ * the operator's to fix (`chaveRecusada`).
  */
 const recusaPassageira = (status: number) =>
-  status >= 500 || [401, 403, 408, 409, 425, 429].includes(status);
+  status >= 500 || [403, 408, 409, 425, 429].includes(status);
+
+/** What the log says once when Sino starts refusing Locadora's key. */
+const AVISO_CHAVE_RECUSADA =
+  'outbox: o Sino recusou a chave de API da Locadora (401): os eventos ficam guardados e serão enviados quando ela for aceita; defina SINO_API_KEY com uma chave válida do ambiente (uma chave regenerada vale até o fim da carência, SINO_API_KEY_GRACE_HOURS)';
 
 /** Sino's answer to one event of a bulk trigger. */
 type RespostaDoGatilho =
@@ -144,7 +155,12 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
   const esperaMaximaMs = opcoes.esperaMaximaMs ?? 10 * 60_000;
   const tentativasSeRecusado = opcoes.tentativasSeRecusado ?? 5;
   const diasDeRetencao = opcoes.diasDeRetencao ?? 7;
+  const esperaChaveRecusadaMs = opcoes.esperaChaveRecusadaMs ?? 60_000;
   let ultimaLimpeza = 0;
+  /** Since when Sino refuses Locadora's key (null: accepted); said once, in the log. */
+  let chaveRecusadaDesde: number | null = null;
+  /** The key was refused during the pass under way: the loop waits before the next one. */
+  let recusadaNestaPassada = false;
 
   let ativo = false;
   let rodada: Promise<void> | undefined;
@@ -176,6 +192,36 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
           for (const membro of equipe) if (membro.id !== cliente?.id) lista.push(membro);
         return [evento.id, lista];
       }),
+    );
+  }
+
+  /**
+   * Sino refused Locadora's key: the events go back unharmed, their attempts not counted, to
+   * be tried after `esperaChaveRecusadaMs`; the operator is told once, not at every pass.
+   */
+  async function chaveRecusada(eventos: EventoReservado[], motivo: string): Promise<Resultado[]> {
+    recusadaNestaPassada = true;
+    await repo.adiarSemContar(
+      eventos.map((e) => e.id),
+      esperaChaveRecusadaMs / 1000,
+      motivo,
+    );
+    if (chaveRecusadaDesde === null) {
+      chaveRecusadaDesde = Date.now();
+      opcoes.log.error({ pendentes: (await repo.pendencias()).quantidade }, AVISO_CHAVE_RECUSADA);
+    }
+    return eventos.map(() => 'adiado');
+  }
+
+  /** Sino answered a call with Locadora's key: if it had been refusing it, say it is over. */
+  function chaveAceita(): void {
+    if (chaveRecusadaDesde === null) return;
+    const segundos = Math.round((Date.now() - chaveRecusadaDesde) / 1000);
+    chaveRecusadaDesde = null;
+    (opcoes.log.info ?? opcoes.log.warn).call(
+      opcoes.log,
+      { segundosRecusada: segundos },
+      'outbox: o Sino voltou a aceitar a chave de API da Locadora; os eventos guardados seguem',
     );
   }
 
@@ -218,14 +264,16 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
     } catch (erro) {
       return recusado(evento, `Sino não respondeu: ${(erro as Error).message}`.slice(0, 500), true);
     }
-    if (resposta.data) {
-      await repo.marcarEntregues([evento.id]);
-      return 'entregue';
-    }
     const status = resposta.response.status;
     const motivo = `Sino respondeu ${status} ${JSON.stringify(resposta.error ?? '')}`
       .slice(0, 500)
       .trim();
+    if (status === 401) return (await chaveRecusada([evento], motivo))[0]!;
+    chaveAceita();
+    if (resposta.data) {
+      await repo.marcarEntregues([evento.id]);
+      return 'entregue';
+    }
     return recusado(evento, motivo, recusaPassageira(status));
   }
 
@@ -278,6 +326,13 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
         return resultados;
       }
       const status = resposta.response.status;
+      if (status === 401) {
+        const motivo = `Sino respondeu 401 ${JSON.stringify(resposta.error ?? '')}`.slice(0, 500);
+        const adiados = await chaveRecusada(comQuem, motivo);
+        comQuem.forEach((evento, i) => resultados.set(evento.id, adiados[i]!));
+        return resultados;
+      }
+      chaveAceita();
       if (resposta.data) {
         const entregues: string[] = [];
         for (const [i, evento] of comQuem.entries()) {
@@ -297,7 +352,7 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
         await repo.marcarEntregues(entregues);
         for (const id of entregues) resultados.set(id, 'entregue');
       } else {
-        // The whole call refused. Sino down, overloaded or not ready for our key: those pass.
+        // The whole call refused. Sino down or overloaded: those pass.
         const passageiro = recusaPassageira(status);
         const motivo = `Sino respondeu ${status} ${JSON.stringify(resposta.error ?? '')}`
           .slice(0, 500)
@@ -337,6 +392,7 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
       if (!ativo) break;
       inicioDaUltimaPassada = Date.now();
       avisado = false;
+      recusadaNestaPassada = false;
       try {
         const { entregues, adiados, descartados } = await entregarPendentes();
         cheio = entregues + adiados + descartados >= lote;
@@ -352,6 +408,11 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
       // soon after they commit (a notification within a second of its booking), and spread
       // out: a burst of a second's events every second showed as a latency spike of the
       // bookings themselves (bench:locacoes).
+      // A refused key: one try per pause, whatever is due or announced meanwhile.
+      if (recusadaNestaPassada && ativo) {
+        await dormir(esperaChaveRecusadaMs);
+        continue;
+      }
       if (cheio || avisado || !ativo) continue;
       await dormir(enviou ? intervaloAtivoMs : intervaloMs, true);
     }
@@ -374,8 +435,14 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
 
   return {
     entregarPendentes,
-    /** The backlog: events waiting to reach Sino, and the oldest one's wait (metrics). */
-    pendencias: () => repo.pendencias(),
+    /**
+     * The backlog: events waiting to reach Sino, the oldest one's wait, and whether Sino is
+     * refusing Locadora's key (metrics).
+     */
+    pendencias: async () => ({
+      ...(await repo.pendencias()),
+      chaveRecusada: chaveRecusadaDesde !== null,
+    }),
     /** Deletes the events delivered or set aside before the retention; answers how many. */
     limparAntigos: () => repo.limpar(diasDeRetencao),
     /** Starts polling (no-op when already started). */

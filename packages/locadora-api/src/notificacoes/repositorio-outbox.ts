@@ -178,6 +178,22 @@ export function criarRepositorioOutbox(db: Database) {
         .where(and(eq(outbox.id, id), isNull(outbox.entregueEm)));
     },
 
+    /**
+     * Gives events back for later without counting the attempt their claim counted: Sino
+     * refused Locadora's key, which says nothing of the events themselves.
+     */
+    async adiarSemContar(ids: string[], esperaSegundos: number, erro: string): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .update(outbox)
+        .set({
+          tentativas: sql`greatest(${outbox.tentativas} - 1, 0)`,
+          proximaTentativa: sql`now() + make_interval(secs => ${esperaSegundos})`,
+          ultimoErro: erro,
+        })
+        .where(and(inArray(outbox.id, ids), isNull(outbox.entregueEm)));
+    },
+
     /** Sino refused the event for good: kept for the operator, not sent again. */
     async descartar(id: string, erro: string): Promise<void> {
       await db
