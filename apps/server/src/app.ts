@@ -6,6 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { DestinationStream } from 'pino';
 import {
   jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
@@ -223,6 +224,8 @@ async function registrarDocsECabecalhos(app: FastifyInstance, config: Configurac
       },
     },
     transform: jsonSchemaTransform,
+    // Schemas registered with an id (Sino's trigger overrides) become shared components.
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(async (docs) => {
     // Swagger UI needs inline scripts; only its pages get the looser policy.

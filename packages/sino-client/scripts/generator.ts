@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-typescript';
 import { openDatabase } from '@locadora/db';
 import { sinoCore, sinoMigrations, type DevelopmentCredentials } from '@sino/core';
@@ -49,6 +49,8 @@ export async function buildSinoServer(options: { runWorkers?: boolean } = {}): P
         security: [{ apiKey: [] }],
       },
       transform: jsonSchemaTransform,
+      // Schemas registered with an id (the trigger's overrides) become shared components.
+      transformObject: jsonSchemaTransformObject,
     });
     await app.register(sinoCore, {
       db: database.db,

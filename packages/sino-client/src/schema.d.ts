@@ -770,10 +770,7 @@ export interface paths {
                             subscriberId?: string;
                         };
                         name: string;
-                        /** @default {} */
-                        overrides?: {
-                            [key: string]: unknown;
-                        };
+                        overrides?: components["schemas"]["TriggerOverridesInput"];
                         /** @default {} */
                         payload?: {
                             [key: string]: unknown;
@@ -956,10 +953,7 @@ export interface paths {
                             subscriberId?: string;
                         };
                         name: string;
-                        /** @default {} */
-                        overrides?: {
-                            [key: string]: unknown;
-                        };
+                        overrides?: components["schemas"]["TriggerOverridesInput"];
                         /** @default {} */
                         payload?: {
                             [key: string]: unknown;
@@ -1112,10 +1106,7 @@ export interface paths {
                                 subscriberId?: string;
                             };
                             name: string;
-                            /** @default {} */
-                            overrides?: {
-                                [key: string]: unknown;
-                            };
+                            overrides?: components["schemas"]["TriggerOverridesInput"];
                             /** @default {} */
                             payload?: {
                                 [key: string]: unknown;
@@ -12260,7 +12251,428 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description APNs overrides (`apns`): node-apn's notification options, as Novu 0.24 hands them over. */
+        TriggerApnsOverride: {
+            alert?: (string | {
+                [key: string]: unknown;
+            }) | null;
+            aps?: {
+                [key: string]: unknown;
+            } | null;
+            badge?: (number | string) | null;
+            body?: string | null;
+            category?: string | null;
+            collapseId?: string | null;
+            contentAvailable?: boolean | null;
+            deviceTokens?: string[] | null;
+            expiry?: number | null;
+            id?: string | null;
+            mdm?: (string | {
+                [key: string]: unknown;
+            }) | null;
+            mutableContent?: boolean | null;
+            payload?: {
+                [key: string]: unknown;
+            } | null;
+            priority?: number | null;
+            pushType?: string | null;
+            rawPayload?: {
+                [key: string]: unknown;
+            } | null;
+            sound?: (string | {
+                [key: string]: unknown;
+            }) | null;
+            subtitle?: string | null;
+            threadId?: string | null;
+            title?: string | null;
+            topic?: string | null;
+            urlArgs?: string[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description APNs overrides (`apns`): node-apn's notification options, as Novu 0.24 hands them over. */
+        TriggerApnsOverrideInput: {
+            alert?: (string | {
+                [key: string]: unknown;
+            }) | null;
+            aps?: {
+                [key: string]: unknown;
+            } | null;
+            badge?: (number | string) | null;
+            body?: string | null;
+            category?: string | null;
+            collapseId?: string | null;
+            contentAvailable?: boolean | null;
+            deviceTokens?: string[] | null;
+            expiry?: number | null;
+            id?: string | null;
+            mdm?: (string | {
+                [key: string]: unknown;
+            }) | null;
+            mutableContent?: boolean | null;
+            payload?: {
+                [key: string]: unknown;
+            } | null;
+            priority?: number | null;
+            pushType?: string | null;
+            rawPayload?: {
+                [key: string]: unknown;
+            } | null;
+            sound?: (string | {
+                [key: string]: unknown;
+            }) | null;
+            subtitle?: string | null;
+            threadId?: string | null;
+            title?: string | null;
+            topic?: string | null;
+            urlArgs?: string[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Sino's chat override: a webhook URL replacing the subscriber's (Novu 0.24 reads `payload.webhookUrl`). */
+        TriggerChatOverride: {
+            webhookUrl?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Sino's chat override: a webhook URL replacing the subscriber's (Novu 0.24 reads `payload.webhookUrl`). */
+        TriggerChatOverrideInput: {
+            webhookUrl?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Email overrides (Novu 0.24): under `email`, and under an email provider's id, which wins key by key. */
+        TriggerEmailOverride: {
+            bcc?: string[] | null;
+            cc?: string[] | null;
+            customData?: {
+                [key: string]: unknown;
+            } | null;
+            from?: string | null;
+            html?: string | null;
+            integrationIdentifier?: string | null;
+            ipPoolName?: string | null;
+            replyTo?: string | null;
+            senderName?: string | null;
+            subject?: string | null;
+            text?: string | null;
+            to?: string[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Email overrides (Novu 0.24): under `email`, and under an email provider's id, which wins key by key. */
+        TriggerEmailOverrideInput: {
+            bcc?: string[] | null;
+            cc?: string[] | null;
+            customData?: {
+                [key: string]: unknown;
+            } | null;
+            from?: string | null;
+            html?: string | null;
+            integrationIdentifier?: string | null;
+            ipPoolName?: string | null;
+            replyTo?: string | null;
+            senderName?: string | null;
+            subject?: string | null;
+            text?: string | null;
+            to?: string[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Expo overrides (`expo`): Expo message fields, set over Sino's. */
+        TriggerExpoOverride: {
+            badge?: number | null;
+            body?: string | null;
+            categoryId?: string | null;
+            channelId?: string | null;
+            data?: {
+                [key: string]: unknown;
+            } | null;
+            deviceTokens?: string[] | null;
+            expiration?: number | null;
+            mutableContent?: boolean | null;
+            priority?: ("default" | "normal" | "high") | null;
+            sound?: (string | {
+                [key: string]: unknown;
+            }) | null;
+            subtitle?: string | null;
+            title?: string | null;
+            to?: (string | string[]) | null;
+            ttl?: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Expo overrides (`expo`): Expo message fields, set over Sino's. */
+        TriggerExpoOverrideInput: {
+            badge?: number | null;
+            body?: string | null;
+            categoryId?: string | null;
+            channelId?: string | null;
+            data?: {
+                [key: string]: unknown;
+            } | null;
+            deviceTokens?: string[] | null;
+            expiration?: number | null;
+            mutableContent?: boolean | null;
+            priority?: ("default" | "normal" | "high") | null;
+            sound?: (string | {
+                [key: string]: unknown;
+            }) | null;
+            subtitle?: string | null;
+            title?: string | null;
+            to?: (string | string[]) | null;
+            ttl?: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description FCM overrides (`fcm`): Novu 0.24's fields, and FCM HTTP v1's android, apns, webPush and fcmOptions. */
+        TriggerFcmOverride: {
+            android?: {
+                [key: string]: unknown;
+            } | null;
+            apns?: {
+                [key: string]: unknown;
+            } | null;
+            badge?: (number | string) | null;
+            body?: string | null;
+            bodyLocArgs?: (string | string[]) | null;
+            bodyLocKey?: string | null;
+            clickAction?: string | null;
+            color?: string | null;
+            data?: {
+                [key: string]: unknown;
+            } | null;
+            deviceTokens?: string[] | null;
+            fcmOptions?: {
+                [key: string]: unknown;
+            } | null;
+            icon?: string | null;
+            image?: string | null;
+            imageUrl?: string | null;
+            sound?: string | null;
+            tag?: string | null;
+            title?: string | null;
+            titleLocArgs?: (string | string[]) | null;
+            titleLocKey?: string | null;
+            type?: ("notification" | "data") | null;
+            webPush?: {
+                [key: string]: unknown;
+            } | null;
+            webpush?: {
+                [key: string]: unknown;
+            } | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description FCM overrides (`fcm`): Novu 0.24's fields, and FCM HTTP v1's android, apns, webPush and fcmOptions. */
+        TriggerFcmOverrideInput: {
+            android?: {
+                [key: string]: unknown;
+            } | null;
+            apns?: {
+                [key: string]: unknown;
+            } | null;
+            badge?: (number | string) | null;
+            body?: string | null;
+            bodyLocArgs?: (string | string[]) | null;
+            bodyLocKey?: string | null;
+            clickAction?: string | null;
+            color?: string | null;
+            data?: {
+                [key: string]: unknown;
+            } | null;
+            deviceTokens?: string[] | null;
+            fcmOptions?: {
+                [key: string]: unknown;
+            } | null;
+            icon?: string | null;
+            image?: string | null;
+            imageUrl?: string | null;
+            sound?: string | null;
+            tag?: string | null;
+            title?: string | null;
+            titleLocArgs?: (string | string[]) | null;
+            titleLocKey?: string | null;
+            type?: ("notification" | "data") | null;
+            webPush?: {
+                [key: string]: unknown;
+            } | null;
+            webpush?: {
+                [key: string]: unknown;
+            } | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description OneSignal overrides (`one-signal`): the options Novu 0.24's OneSignal provider reads. */
+        TriggerOneSignalOverride: {
+            categoryId?: string | null;
+            channelId?: string | null;
+            deviceTokens?: string[] | null;
+            icon?: string | null;
+            mutableContent?: boolean | null;
+            sound?: string | null;
+            subtitle?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description OneSignal overrides (`one-signal`): the options Novu 0.24's OneSignal provider reads. */
+        TriggerOneSignalOverrideInput: {
+            categoryId?: string | null;
+            channelId?: string | null;
+            deviceTokens?: string[] | null;
+            icon?: string | null;
+            mutableContent?: boolean | null;
+            sound?: string | null;
+            subtitle?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Per channel and per provider overrides of a trigger, applied as Novu 0.24 applies them (Sino's decision 044). Keys not listed are kept as given. */
+        TriggerOverrides: {
+            "africas-talking"?: components["schemas"]["TriggerSmsOverride"] | null;
+            apns?: components["schemas"]["TriggerApnsOverride"] | null;
+            bandwidth?: components["schemas"]["TriggerSmsOverride"] | null;
+            "burst-sms"?: components["schemas"]["TriggerSmsOverride"] | null;
+            chat?: components["schemas"]["TriggerChatOverride"] | null;
+            clickatell?: components["schemas"]["TriggerSmsOverride"] | null;
+            clicksend?: components["schemas"]["TriggerSmsOverride"] | null;
+            email?: components["schemas"]["TriggerEmailOverride"] | null;
+            "email-webhook"?: components["schemas"]["TriggerEmailOverride"] | null;
+            expo?: components["schemas"]["TriggerExpoOverride"] | null;
+            fcm?: components["schemas"]["TriggerFcmOverride"] | null;
+            firetext?: components["schemas"]["TriggerSmsOverride"] | null;
+            "forty-six-elks"?: components["schemas"]["TriggerSmsOverride"] | null;
+            gupshup?: components["schemas"]["TriggerSmsOverride"] | null;
+            "infobip-email"?: components["schemas"]["TriggerEmailOverride"] | null;
+            "infobip-sms"?: components["schemas"]["TriggerSmsOverride"] | null;
+            kannel?: components["schemas"]["TriggerSmsOverride"] | null;
+            layoutIdentifier?: string | null;
+            mailersend?: components["schemas"]["TriggerEmailOverride"] | null;
+            mailgun?: components["schemas"]["TriggerEmailOverride"] | null;
+            mailjet?: components["schemas"]["TriggerEmailOverride"] | null;
+            mailtrap?: components["schemas"]["TriggerEmailOverride"] | null;
+            mandrill?: components["schemas"]["TriggerEmailOverride"] | null;
+            maqsam?: components["schemas"]["TriggerSmsOverride"] | null;
+            netcore?: components["schemas"]["TriggerEmailOverride"] | null;
+            nexmo?: components["schemas"]["TriggerSmsOverride"] | null;
+            nodemailer?: components["schemas"]["TriggerEmailOverride"] | null;
+            "novu-email"?: components["schemas"]["TriggerEmailOverride"] | null;
+            "novu-sms"?: components["schemas"]["TriggerSmsOverride"] | null;
+            "one-signal"?: components["schemas"]["TriggerOneSignalOverride"] | null;
+            outlook365?: components["schemas"]["TriggerEmailOverride"] | null;
+            plivo?: components["schemas"]["TriggerSmsOverride"] | null;
+            plunk?: components["schemas"]["TriggerEmailOverride"] | null;
+            postmark?: components["schemas"]["TriggerEmailOverride"] | null;
+            "push-webhook"?: components["schemas"]["TriggerPushOverride"] | null;
+            pushpad?: components["schemas"]["TriggerPushOverride"] | null;
+            resend?: components["schemas"]["TriggerEmailOverride"] | null;
+            sendchamp?: components["schemas"]["TriggerSmsOverride"] | null;
+            sendgrid?: components["schemas"]["TriggerEmailOverride"] | null;
+            sendinblue?: components["schemas"]["TriggerEmailOverride"] | null;
+            ses?: components["schemas"]["TriggerEmailOverride"] | null;
+            sms?: components["schemas"]["TriggerSmsOverride"] | null;
+            "sms-central"?: components["schemas"]["TriggerSmsOverride"] | null;
+            sms77?: components["schemas"]["TriggerSmsOverride"] | null;
+            sns?: components["schemas"]["TriggerSmsOverride"] | null;
+            sparkpost?: components["schemas"]["TriggerEmailOverride"] | null;
+            telnyx?: components["schemas"]["TriggerSmsOverride"] | null;
+            termii?: components["schemas"]["TriggerSmsOverride"] | null;
+            twilio?: components["schemas"]["TriggerSmsOverride"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Per channel and per provider overrides of a trigger, applied as Novu 0.24 applies them (Sino's decision 044). Keys not listed are kept as given. */
+        TriggerOverridesInput: {
+            "africas-talking"?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            apns?: components["schemas"]["TriggerApnsOverrideInput"] | null;
+            bandwidth?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            "burst-sms"?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            chat?: components["schemas"]["TriggerChatOverrideInput"] | null;
+            clickatell?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            clicksend?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            email?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            "email-webhook"?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            expo?: components["schemas"]["TriggerExpoOverrideInput"] | null;
+            fcm?: components["schemas"]["TriggerFcmOverrideInput"] | null;
+            firetext?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            "forty-six-elks"?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            gupshup?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            "infobip-email"?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            "infobip-sms"?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            kannel?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            layoutIdentifier?: string | null;
+            mailersend?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            mailgun?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            mailjet?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            mailtrap?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            mandrill?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            maqsam?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            netcore?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            nexmo?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            nodemailer?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            "novu-email"?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            "novu-sms"?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            "one-signal"?: components["schemas"]["TriggerOneSignalOverrideInput"] | null;
+            outlook365?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            plivo?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            plunk?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            postmark?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            "push-webhook"?: components["schemas"]["TriggerPushOverrideInput"] | null;
+            pushpad?: components["schemas"]["TriggerPushOverrideInput"] | null;
+            resend?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            sendchamp?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            sendgrid?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            sendinblue?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            ses?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            sms?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            "sms-central"?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            sms77?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            sns?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            sparkpost?: components["schemas"]["TriggerEmailOverrideInput"] | null;
+            telnyx?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            termii?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+            twilio?: components["schemas"]["TriggerSmsOverrideInput"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A push provider's overrides, under its id: `deviceTokens` replace the subscriber's; the rest goes to the provider. */
+        TriggerPushOverride: {
+            deviceTokens?: string[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A push provider's overrides, under its id: `deviceTokens` replace the subscriber's; the rest goes to the provider. */
+        TriggerPushOverrideInput: {
+            deviceTokens?: string[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description SMS overrides (Novu 0.24): under `sms`, and under an SMS provider's id, which wins key by key. */
+        TriggerSmsOverride: {
+            content?: string | null;
+            customData?: {
+                [key: string]: unknown;
+            } | null;
+            from?: string | null;
+            integrationIdentifier?: string | null;
+            to?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description SMS overrides (Novu 0.24): under `sms`, and under an SMS provider's id, which wins key by key. */
+        TriggerSmsOverrideInput: {
+            content?: string | null;
+            customData?: {
+                [key: string]: unknown;
+            } | null;
+            from?: string | null;
+            integrationIdentifier?: string | null;
+            to?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;

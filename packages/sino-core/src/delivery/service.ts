@@ -24,6 +24,18 @@ import { groupCommit } from '../batching.js';
 import { SANDBOX_SENDER, isSandboxProvider } from './sandbox.js';
 import { noMetrics, type SinoMetrics } from '../observability/metrics.js';
 import { SpanKind, SpanStatusCode, inSpan } from '../observability/tracing.js';
+import type { TriggerOverrides } from '../modules/events/overrides.js';
+import {
+  chatWebhookOverride,
+  chosenIntegration,
+  distinctAddresses,
+  emailOverridesFor,
+  given,
+  pushOverridesFor,
+  readOverrides,
+  smsOverridesFor,
+  textAsHtml,
+} from './overrides.js';
 
 type DeliveryChannel = Exclude<Channel, 'in_app'>;
 
@@ -63,11 +75,17 @@ export function createDeliveryService(deps: {
   metrics?: Pick<SinoMetrics, 'delivery' | 'failover'> | undefined;
 }): DeliveryPort {
   const metrics = deps.metrics ?? noMetrics;
-  /** The integrations that can reach this subscriber, or why none can. */
+  /**
+   * The integrations that can reach this subscriber, or why none can. A chat webhook URL or
+   * push device tokens the trigger gave replace the subscriber's own, for the providers the
+   * subscriber registered with (as in Novu 0.24).
+   */
   function routesOf(
     channel: DeliveryChannel,
     subscriber: Subscriber,
     integrations: Integration[],
+    overrides: TriggerOverrides,
+    payload: Record<string, unknown>,
   ): Route[] | { code: number; detail: string } {
     if (channel === 'email')
       return subscriber.email
@@ -85,20 +103,26 @@ export function createDeliveryService(deps: {
           };
     // Chat and push reach the subscriber through what they registered for each provider.
     const routes: Route[] = [];
+    const webhookUrl = channel === 'chat' ? chatWebhookOverride(overrides, payload) : undefined;
     for (const integration of integrations) {
       const entry = subscriber.channels.find(
         (c) =>
           c.providerId === integration.providerId &&
           (c._integrationId === undefined || c._integrationId === integration.id),
       );
-      if (channel === 'chat' && entry?.credentials.webhookUrl)
+      if (channel === 'chat' && entry && (webhookUrl ?? entry.credentials.webhookUrl))
         routes.push({
           integration,
-          webhookUrl: entry.credentials.webhookUrl,
+          webhookUrl: webhookUrl ?? entry.credentials.webhookUrl,
           chatChannel: entry.credentials.channel,
         });
       if (channel === 'push' && entry?.credentials.deviceTokens?.length)
-        routes.push({ integration, deviceTokens: entry.credentials.deviceTokens });
+        routes.push({
+          integration,
+          deviceTokens:
+            pushOverridesFor(overrides, integration.providerId).deviceTokens ??
+            entry.credentials.deviceTokens,
+        });
     }
     if (routes.length > 0) return routes;
     return channel === 'chat'
@@ -124,29 +148,43 @@ export function createDeliveryService(deps: {
       subscriber: Subscriber;
       rendered: RenderedStep;
       payload: Record<string, unknown>;
+      overrides: TriggerOverrides;
     },
     attachments: EmailMessage['attachments'],
   ): Promise<MessageOf[DeliveryChannel]> {
-    const { rendered, subscriber } = input;
+    const { rendered, subscriber, overrides } = input;
+    const { providerId } = route.integration;
     const text = (key: string) =>
       typeof credentials[key] === 'string' && credentials[key] !== ''
         ? (credentials[key] as string)
         : undefined;
     switch (channel) {
       case 'email': {
-        const sandbox = isSandboxProvider(route.integration.providerId);
+        const sandbox = isSandboxProvider(providerId);
+        const o = emailOverridesFor(overrides, providerId);
+        // More recipients after the subscriber; copies and blind copies, each address once.
+        const to = distinctAddresses([subscriber.email!, ...(o.to ?? [])]);
+        const cc = distinctAddresses(o.cc ?? [], to);
+        const bcc = distinctAddresses(o.bcc ?? [], [...to, ...cc]);
+        // The trigger's HTML, or its text, replaces the step's content (and its preheader).
+        const html = given(o.html) ?? (given(o.text) && textAsHtml(o.text!));
         const message: EmailMessage = {
           id: input.id,
-          to: [subscriber.email!],
+          to,
+          ...(cc.length > 0 && { cc }),
+          ...(bcc.length > 0 && { bcc }),
           from: {
-            email: (sandbox ? undefined : text('from')) ?? SANDBOX_SENDER,
-            name: rendered.senderName ?? text('senderName'),
+            email: given(o.from) ?? (sandbox ? undefined : text('from')) ?? SANDBOX_SENDER,
+            name: given(o.senderName) ?? rendered.senderName ?? text('senderName'),
           },
-          subject: rendered.subject ?? '',
-          preheader: rendered.preheader,
-          html: withPreheader(rendered.content, rendered.preheader),
-          text: await plainTextOf(rendered.content),
+          ...(given(o.replyTo) && { replyTo: o.replyTo! }),
+          subject: given(o.subject) ?? rendered.subject ?? '',
+          preheader: html ? undefined : rendered.preheader,
+          html: html ?? withPreheader(rendered.content, rendered.preheader),
+          text: given(o.text) ?? (await plainTextOf(html ?? rendered.content)),
           attachments,
+          ...(o.customData && { customData: o.customData }),
+          ...(given(o.ipPoolName) && { ipPoolName: o.ipPoolName! }),
         };
         return message;
       }
@@ -156,16 +194,18 @@ export function createDeliveryService(deps: {
             organizationId: input.organizationId,
             environmentId: input.environmentId,
             channel,
-            providerId: route.integration.providerId,
+            providerId,
           },
           input.id,
         );
+        const o = smsOverridesFor(overrides, providerId);
         return {
           id: input.id,
-          to: subscriber.phone!,
-          from: text('from'),
-          content: rendered.content,
+          to: given(o.to) ?? subscriber.phone!,
+          from: given(o.from) ?? text('from'),
+          content: given(o.content) ?? rendered.content,
           ...(statusCallbackUrl && { statusCallbackUrl }),
+          ...(o.customData && { customData: o.customData }),
         } satisfies SmsMessage;
       }
       case 'chat':
@@ -177,6 +217,7 @@ export function createDeliveryService(deps: {
         } satisfies ChatMessage;
       case 'push': {
         const { attachments: _files, ...data } = input.payload;
+        const { options } = pushOverridesFor(overrides, providerId);
         return {
           id: input.id,
           target: route.deviceTokens!,
@@ -184,6 +225,7 @@ export function createDeliveryService(deps: {
           content: rendered.content,
           data,
           subscriber: subscriberView(subscriber),
+          ...(options && { overrides: options }),
         } satisfies PushMessage;
       }
     }
@@ -213,13 +255,33 @@ export function createDeliveryService(deps: {
 
   return {
     async deliver({ job, channel, subscriber, templateIdentifier, rendered, record, lastAttempt }) {
+      const { overrides, valid } = readOverrides(job.overrides);
+      if (!valid && job.attempts === 0)
+        await record({
+          detail: 'The trigger overrides are not valid and were not applied',
+          status: 'Warning',
+          source: 'Internal',
+        });
       const active = await activeOf(job.environmentId, channel);
-      if (active.length === 0) return { kind: 'no-integration' };
-      // The sandbox delivers only where no real provider is active: as a failover target it
-      // would "send" a message nobody receives and call it sent.
-      const real = active.filter((i) => !isSandboxProvider(i.providerId));
-      const integrations = real.length > 0 ? real : active;
-      const routes = routesOf(channel, subscriber, integrations);
+      const chosen = chosenIntegration(overrides, channel);
+      let integrations: Integration[];
+      if (chosen) {
+        // The trigger chose the integration: that one only, sandbox or not, no failover.
+        const one = active.find((i) => i.identifier === chosen);
+        if (!one)
+          return {
+            kind: 'no-integration',
+            detail: `No active ${channel} integration has the identifier "${chosen}"`,
+          };
+        integrations = [one];
+      } else {
+        if (active.length === 0) return { kind: 'no-integration' };
+        // The sandbox delivers only where no real provider is active: as a failover target it
+        // would "send" a message nobody receives and call it sent.
+        const real = active.filter((i) => !isSandboxProvider(i.providerId));
+        integrations = real.length > 0 ? real : active;
+      }
+      const routes = routesOf(channel, subscriber, integrations, overrides, job.payload);
       if (!Array.isArray(routes)) return { kind: 'skipped', ...routes };
 
       let attachments: EmailMessage['attachments'];
@@ -305,6 +367,7 @@ export function createDeliveryService(deps: {
                   subscriber,
                   rendered,
                   payload: job.payload,
+                  overrides,
                 },
                 attachments,
               );

@@ -494,7 +494,7 @@ export function createEngine(deps: EngineDeps) {
       case 'no-integration':
         await detail(job, {
           code: MISSING_INTEGRATION_CODE[channel],
-          detail: `No active ${channel} integration`,
+          detail: outcome.detail ?? `No active ${channel} integration`,
           status: 'Failed',
         });
         return 'failed';

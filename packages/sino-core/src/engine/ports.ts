@@ -92,7 +92,8 @@ export type DeliveryOutcome =
   | { kind: 'sent'; detail: DeliveryDetail }
   /** The subscriber has no address for the channel: the step is skipped with `code`. */
   | { kind: 'skipped'; code: number; detail: string }
-  | { kind: 'no-integration' }
+  /** `detail` says why when it is more than "none is active" (the trigger chose one). */
+  | { kind: 'no-integration'; detail?: string | undefined }
   | {
       kind: 'failed';
       /** Some integration failed in a way a later attempt may not (network, 429, 5xx). */

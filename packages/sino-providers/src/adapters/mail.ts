@@ -12,6 +12,9 @@ export const SINO_ID_HEADER = 'X-Sino-Message-Id';
 export const mailOf = (message: EmailMessage): SendMailOptions => ({
   from: { name: message.from.name ?? '', address: message.from.email },
   to: message.to,
+  // nodemailer puts copies and blind copies in the envelope, and no Bcc header in the message.
+  ...(message.cc?.length && { cc: message.cc }),
+  ...(message.bcc?.length && { bcc: message.bcc }),
   ...(message.replyTo && { replyTo: message.replyTo }),
   subject: message.subject,
   text: message.text,

@@ -19,6 +19,10 @@ export interface EmailAddress {
 /** An email ready to go: rendered, its sender resolved (step over integration). */
 export interface EmailMessage {
   to: string[];
+  /** Copies (a trigger's `overrides.email.cc`): none of them also in `to`. */
+  cc?: string[] | undefined;
+  /** Blind copies (`overrides.email.bcc`): none of them also in `to` or `cc`. */
+  bcc?: string[] | undefined;
   from: EmailAddress;
   replyTo?: string | undefined;
   subject: string;
@@ -28,6 +32,14 @@ export interface EmailMessage {
   /** The plain-text part, rendered from the same template. */
   text: string;
   attachments?: Attachment[] | undefined;
+  /**
+   * The trigger's `customData` override, for the providers that take it as Novu 0.24 passes
+   * it (SendGrid's custom arguments and template, MailerSend's and Brevo's templates, the
+   * Email Webhook's body); the others ignore it.
+   */
+  customData?: Readonly<Record<string, unknown>> | undefined;
+  /** The trigger's `ipPoolName` override (SendGrid), replacing the integration's. */
+  ipPoolName?: string | undefined;
   /** Stable id of this delivery (Sino's message id): providers that accept one get it. */
   id: string;
 }
@@ -44,10 +56,15 @@ export interface SmsMessage {
    * `url`). Absent when Sino does not know its public URL.
    */
   statusCallbackUrl?: string | undefined;
+  /** The trigger's `customData` override, for the providers that take it (Gupshup's DLT ids). */
+  customData?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export interface ChatMessage {
-  /** The subscriber's webhook URL for this provider (subscriber channel credentials). */
+  /**
+   * The subscriber's webhook URL for this provider (subscriber channel credentials), or the
+   * trigger's override of it: either is reached under the egress rule.
+   */
   webhookUrl: string;
   /** Slack-style channel name, when the subscriber gave one. */
   channel?: string | undefined;
@@ -64,6 +81,12 @@ export interface PushMessage {
   data: Record<string, unknown>;
   /** The subscriber as templates see it; some providers (Push Webhook) forward it. */
   subscriber: Record<string, unknown>;
+  /**
+   * What the trigger gave under this provider's id (`overrides.fcm`, `overrides.apns`, ...),
+   * without `deviceTokens` (already in `target`): each adapter applies it to its own request
+   * as Novu 0.24's provider does (title, body, sound, badge, data, the provider's own options).
+   */
+  overrides?: Readonly<Record<string, unknown>> | undefined;
   id: string;
 }
 

@@ -32,12 +32,18 @@ describe('Push Webhook', () => {
         target: [target],
         title: 'Reserva confirmada',
         content: 'Seu carro espera por você',
+        overrides: {},
         payload: {
           reservaId: '42',
           subscriber: { subscriberId: 'ana', email: 'ana@example.com' },
         },
       });
     }
+  });
+
+  it("forwards the trigger's overrides under its id in the body, as Novu does", async () => {
+    await adapter().send(aPush({ overrides: { priority: 'high', data: { badge: 3 } } }));
+    expect(peer.requests[0]!.json().overrides).toEqual({ priority: 'high', data: { badge: 3 } });
   });
 
   it('fails retryable on a 5xx', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TRIGGER_ERROR_CODES, TRIGGER_STATUSES } from '@sino/shared';
+import { triggerOverrides } from './overrides.js';
 
 /** A subscriber named inline in `to` or `actor`: upserted with the given fields. */
 export const subscriberRecipient = z.object({
@@ -37,7 +38,7 @@ export const triggerBody = z.object({
   name: z.string().trim().min(1).max(200),
   to: z.union([recipient, z.array(recipient).min(1).max(1000)]),
   payload: z.record(z.string(), z.unknown()).default({}),
-  overrides: z.record(z.string(), z.unknown()).default({}),
+  overrides: triggerOverrides.default({}),
   transactionId: z.string().trim().min(1).max(200).optional(),
   actor: z.union([z.string().trim().min(1).max(200), subscriberRecipient]).optional(),
   tenant: tenant.optional(),

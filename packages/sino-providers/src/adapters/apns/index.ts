@@ -5,7 +5,8 @@ import { flag, required } from '../credentials.js';
 import { badCredentials, type DeliveryError } from '../errors.js';
 import { failureOf, type HttpAnswer } from '../http.js';
 import { defineAdapter } from '../define.js';
-import type { AdapterContext, SendResult } from '../types.js';
+import type { AdapterContext, PushMessage, SendResult } from '../types.js';
+import { deepMerge, isRecord, numberOf, textOf } from '../values.js';
 import { toEveryTarget } from '../every-target.js';
 import { Http2Origin } from './http2.js';
 
@@ -35,21 +36,29 @@ export const apns = defineAdapter({
           pem: required(credentials, 'secretKey'),
         };
         const topic = required(credentials, 'applicationId');
-        // Custom keys sit beside `aps` at the payload's root, where apps read them.
-        const body = JSON.stringify({
-          ...message.data,
-          aps: { alert: { title: message.title, body: message.content } },
-        });
-        const apnsId = UUID.test(message.id) ? message.id.toLowerCase() : randomUUID();
+        const o = message.overrides ?? {};
+        const body = JSON.stringify(apnsPayloadOf(message));
+        const given = textOf(o.id);
+        const apnsId =
+          given && UUID.test(given)
+            ? given.toLowerCase()
+            : UUID.test(message.id)
+              ? message.id.toLowerCase()
+              : randomUUID();
+        const expiry = numberOf(o.expiry);
+        const priority = numberOf(o.priority);
         const sendTo = async (token: string, stale?: string): Promise<SendResult> => {
           const bearer = await providerToken(signer, stale);
           const answer = await origin.post(
             `/3/device/${encodeURIComponent(token)}`,
             {
               authorization: `bearer ${bearer}`,
-              'apns-topic': topic,
-              'apns-push-type': 'alert',
+              'apns-topic': textOf(o.topic) ?? topic,
+              'apns-push-type': textOf(o.pushType) ?? 'alert',
               'apns-id': apnsId,
+              ...(expiry !== undefined && { 'apns-expiration': String(Math.trunc(expiry)) }),
+              ...(priority !== undefined && { 'apns-priority': String(Math.trunc(priority)) }),
+              ...(textOf(o.collapseId) && { 'apns-collapse-id': textOf(o.collapseId) }),
               'content-type': 'application/json',
             },
             body,
@@ -69,6 +78,68 @@ export const apns = defineAdapter({
     };
   },
 });
+
+/**
+ * The notification's JSON as Novu 0.24's APNs provider builds it from the trigger's
+ * `overrides.apns` (node-apn's notification options): custom keys beside `aps` at the root
+ * (the override's `payload`, else the message's data), an alert of title and body that the
+ * override's `alert`, `title`, `subtitle` and `body` replace, its `aps` merged in, then its
+ * badge, sound and flags. `rawPayload` is sent as it is, and `mdm` alone (an MDM wake-up).
+ */
+function apnsPayloadOf(message: PushMessage): Record<string, unknown> {
+  const o = message.overrides ?? {};
+  if (isRecord(o.rawPayload)) return o.rawPayload;
+  if (typeof o.mdm === 'string') return { mdm: o.mdm };
+  const aps = deepMerge(
+    { alert: { title: message.title, body: message.content } },
+    isRecord(o.aps) ? o.aps : {},
+  );
+  if (typeof o.alert === 'string' || isRecord(o.alert)) aps.alert = o.alert;
+  const alertFields = Object.entries(ALERT_FIELDS).filter(([key]) => o[key] != null);
+  if (alertFields.length > 0) {
+    const alert: Record<string, unknown> = isRecord(aps.alert)
+      ? { ...aps.alert }
+      : typeof aps.alert === 'string'
+        ? { body: aps.alert }
+        : {};
+    for (const [key, field] of alertFields) alert[field] = o[key];
+    aps.alert = alert;
+  }
+  for (const [key, field] of Object.entries(APS_FIELDS)) {
+    const value = o[key];
+    if (value === undefined || value === null) continue;
+    // Flags are 1 when set, and absent otherwise.
+    if (typeof value === 'boolean') {
+      if (value) aps[field] = 1;
+      else delete aps[field];
+    } else aps[field] = value;
+  }
+  return { ...(isRecord(o.payload) ? o.payload : message.data), aps };
+}
+
+/** node-apn's alert options and their keys in `aps.alert`. */
+const ALERT_FIELDS: Record<string, string> = {
+  title: 'title',
+  subtitle: 'subtitle',
+  body: 'body',
+  titleLocKey: 'title-loc-key',
+  titleLocArgs: 'title-loc-args',
+  locKey: 'loc-key',
+  locArgs: 'loc-args',
+  actionLocKey: 'action-loc-key',
+  launchImage: 'launch-image',
+};
+
+/** node-apn's options of `aps` itself and their keys there. */
+const APS_FIELDS: Record<string, string> = {
+  badge: 'badge',
+  sound: 'sound',
+  contentAvailable: 'content-available',
+  mutableContent: 'mutable-content',
+  urlArgs: 'url-args',
+  category: 'category',
+  threadId: 'thread-id',
+};
 
 const PRODUCTION = 'https://api.push.apple.com';
 const SANDBOX = 'https://api.sandbox.push.apple.com';

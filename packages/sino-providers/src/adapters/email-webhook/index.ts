@@ -39,9 +39,9 @@ export const emailWebhook = defineAdapter({
           id: message.id,
           replyTo: message.replyTo,
           text: message.text,
-          cc: [],
-          bcc: [],
-          customData: {},
+          cc: message.cc ?? [],
+          bcc: message.bcc ?? [],
+          customData: message.customData ?? {},
         });
         const signature = createHmac('sha256', required(credentials, 'secretKey'))
           .update(body, 'utf8')

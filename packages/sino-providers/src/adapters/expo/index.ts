@@ -18,6 +18,9 @@ export const expo = defineAdapter({
     return {
       async send(message) {
         if (message.target.length === 0) throw noTarget();
+        // The trigger's `overrides.expo` are Expo message fields, set over Sino's as Novu 0.24
+        // sets them; its `to` (like `deviceTokens`) already chose the targets.
+        const { to: _to, deviceTokens: _tokens, ...fields } = message.overrides ?? {};
         const outcomes = new Map<string, Outcome>();
         const tokens = message.target.filter((token) => {
           if (isExpoPushToken(token)) return true;
@@ -36,6 +39,7 @@ export const expo = defineAdapter({
               title: message.title,
               body: message.content,
               data: message.data,
+              ...fields,
             })),
           });
           // A request-level refusal (`{ errors: [{ code, message }] }`) is every token's.

@@ -5,7 +5,8 @@ import { DeliveryError, badCredentials } from '../errors.js';
 import { isProviderUrl } from '../../catalogue/destinations.js';
 import { call, failureOf, urlOf, type HttpAnswer } from '../http.js';
 import { defineAdapter } from '../define.js';
-import type { AdapterContext, Credentials, SendResult } from '../types.js';
+import type { AdapterContext, Credentials, PushMessage, SendResult } from '../types.js';
+import { deepMerge, isRecord, numberOf, stringValues, textOf } from '../values.js';
 import { toEveryTarget } from '../every-target.js';
 
 /**
@@ -23,7 +24,7 @@ export const fcm = defineAdapter({
     return {
       async send(message) {
         const account = serviceAccountOf(context.credentials);
-        const data = stringValues(message.data);
+        const body = fcmMessageOf(message);
         const sendTo = async (token: string, stale?: string): Promise<SendResult> => {
           const bearer = await accessToken(context, account, stale);
           const answer = await call(context, {
@@ -34,13 +35,7 @@ export const fcm = defineAdapter({
               `/v1/projects/${encodeURIComponent(account.project_id)}/messages:send`,
             ),
             headers: { authorization: `Bearer ${bearer}` },
-            json: {
-              message: {
-                token,
-                notification: { title: message.title, body: message.content },
-                ...(Object.keys(data).length > 0 && { data }),
-              },
-            },
+            json: { message: { token, ...body } },
           });
           if (answer.status >= 200 && answer.status < 300)
             return { id: answer.json<{ name?: string }>()?.name, status: answer.status };
@@ -231,13 +226,72 @@ const secretContext = (context: AdapterContext, account: ServiceAccount, bearer?
   },
 });
 
-/** FCM's `data` takes strings only: other values go as their JSON. */
-function stringValues(data: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(data)) {
-    if (value === undefined) continue;
-    out[key] = typeof value === 'string' ? value : JSON.stringify(value);
+/**
+ * Novu 0.24's FCM override fields (the legacy API's notification keys) and where FCM's HTTP v1
+ * API takes each: the Android notification's options, and for sound and badge the APNs payload
+ * as well (iOS devices through FCM).
+ */
+const ANDROID_FIELDS: Record<string, string> = {
+  sound: 'sound',
+  tag: 'tag',
+  icon: 'icon',
+  color: 'color',
+  clickAction: 'click_action',
+  bodyLocKey: 'body_loc_key',
+  bodyLocArgs: 'body_loc_args',
+  titleLocKey: 'title_loc_key',
+  titleLocArgs: 'title_loc_args',
+};
+
+/**
+ * The message's body but its token: the notification (title and body, as the trigger's
+ * `overrides.fcm` may replace them) and its data, or with `type: 'data'` a data-only message
+ * whose data carry title and body, as Novu 0.24 sends it. The override's `android`, `apns`,
+ * `webPush` and `fcmOptions` go as given (in the HTTP v1 API's shape), merged over what the
+ * legacy fields set. Keys FCM does not know are not sent: HTTP v1 refuses the whole message
+ * for one unknown field.
+ */
+function fcmMessageOf(message: PushMessage): Record<string, unknown> {
+  const o = message.overrides ?? {};
+  const title = textOf(o.title) ?? message.title;
+  const body = textOf(o.body) ?? message.content;
+  const given = isRecord(o.data) ? o.data : message.data;
+  if (o.type === 'data')
+    return withOptions(o, { data: { ...stringValues(given), title, body, message: body } });
+  const android: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(ANDROID_FIELDS)) {
+    const value = o[key];
+    if (value === undefined || value === null || value === '') continue;
+    // Arguments of localized texts are lists; Novu's type allows one text.
+    android[field] = key.endsWith('Args') && !Array.isArray(value) ? [value] : value;
   }
+  const aps: Record<string, unknown> = {};
+  if (textOf(o.sound)) aps.sound = o.sound;
+  if (numberOf(o.badge) !== undefined) aps.badge = numberOf(o.badge);
+  const image = textOf(o.image) ?? textOf(o.imageUrl);
+  const data = stringValues(given);
+  return withOptions(o, {
+    notification: { title, body, ...(image && { image }) },
+    ...(Object.keys(data).length > 0 && { data }),
+    ...(Object.keys(android).length > 0 && { android: { notification: android } }),
+    ...(Object.keys(aps).length > 0 && { apns: { payload: { aps } } }),
+  });
+}
+
+/** The override's own HTTP v1 options merged over `built` (theirs win, key by key). */
+function withOptions(
+  o: Readonly<Record<string, unknown>>,
+  built: Record<string, unknown>,
+): Record<string, unknown> {
+  const out = { ...built };
+  const options: [string, unknown][] = [
+    ['android', o.android],
+    ['apns', o.apns],
+    ['webpush', o.webPush ?? o.webpush],
+    ['fcm_options', o.fcmOptions],
+  ];
+  for (const [key, value] of options)
+    if (isRecord(value)) out[key] = deepMerge(isRecord(out[key]) ? out[key] : {}, value);
   return out;
 }
 

@@ -2,6 +2,7 @@ import { required } from '../credentials.js';
 import { DeliveryError } from '../errors.js';
 import { call, ensureOk, redact, urlOf } from '../http.js';
 import { defineAdapter } from '../define.js';
+import { textOf } from '../values.js';
 
 /**
  * Gupshup's Enterprise SMS API (https://docs.gupshup.io/docs/getting-started-with-sms-api): a
@@ -33,6 +34,10 @@ export const gupshup = defineAdapter({
             auth_scheme: 'plain',
             v: '1.1',
             format: 'text',
+            // India's DLT registration of the sender and template, as Novu 0.24 takes them
+            // from the trigger's customData.
+            principalEntityId: textOf(message.customData?.principalEntityId),
+            dltTemplateId: textOf(message.customData?.dltTemplateId),
           },
         });
         ensureOk(context, answer);

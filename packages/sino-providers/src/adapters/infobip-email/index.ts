@@ -28,6 +28,8 @@ export const infobipEmail = defineAdapter({
         const { email, name } = message.from;
         form.append('from', name ? `${name} <${email}>` : email);
         for (const to of message.to) form.append('to', to);
+        for (const cc of message.cc ?? []) form.append('cc', cc);
+        for (const bcc of message.bcc ?? []) form.append('bcc', bcc);
         if (message.replyTo) form.append('replyTo', message.replyTo);
         form.append('subject', message.subject);
         form.append('text', message.text);

@@ -2,6 +2,7 @@ import { required } from '../credentials.js';
 import { DeliveryError } from '../errors.js';
 import { call, failureOf, redact, urlOf } from '../http.js';
 import { defineAdapter } from '../define.js';
+import { textOf } from '../values.js';
 
 interface Warning {
   type?: string;
@@ -24,6 +25,7 @@ export const mailersend = defineAdapter({
     const base = 'https://api.mailersend.com';
     return {
       async send(message) {
+        const template = message.customData ?? {};
         const answer = await call(context, {
           method: 'POST',
           url: urlOf(context, base, '/v1/email'),
@@ -34,7 +36,15 @@ export const mailersend = defineAdapter({
               ...(message.from.name && { name: message.from.name }),
             },
             to: message.to.map((email) => ({ email })),
+            ...(message.cc?.length && { cc: message.cc.map((email) => ({ email })) }),
+            ...(message.bcc?.length && { bcc: message.bcc.map((email) => ({ email })) }),
             ...(message.replyTo && { reply_to: { email: message.replyTo } }),
+            // A template of the account and its personalization, as Novu 0.24 takes them from
+            // the trigger's customData.
+            ...(textOf(template.templateId) && { template_id: textOf(template.templateId) }),
+            ...(Array.isArray(template.personalization) && {
+              personalization: template.personalization,
+            }),
             subject: message.subject,
             text: message.text,
             html: message.html,

@@ -35,6 +35,8 @@ export const mailgun = defineAdapter({
         const form = new FormData();
         form.append('from', mailbox(message.from));
         for (const to of message.to) form.append('to', to);
+        for (const cc of message.cc ?? []) form.append('cc', cc);
+        for (const bcc of message.bcc ?? []) form.append('bcc', bcc);
         form.append('subject', message.subject);
         form.append('text', message.text);
         form.append('html', message.html);

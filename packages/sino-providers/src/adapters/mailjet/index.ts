@@ -46,6 +46,8 @@ export const mailjet = defineAdapter({
                   ...(message.from.name && { Name: message.from.name }),
                 },
                 To: message.to.map((Email) => ({ Email })),
+                ...(message.cc?.length && { Cc: message.cc.map((Email) => ({ Email })) }),
+                ...(message.bcc?.length && { Bcc: message.bcc.map((Email) => ({ Email })) }),
                 ...(message.replyTo && { ReplyTo: { Email: message.replyTo } }),
                 Subject: message.subject,
                 TextPart: message.text,

@@ -28,6 +28,8 @@ export const mailtrap = defineAdapter({
               ...(message.from.name && { name: message.from.name }),
             },
             to: message.to.map((email) => ({ email })),
+            ...(message.cc?.length && { cc: message.cc.map((email) => ({ email })) }),
+            ...(message.bcc?.length && { bcc: message.bcc.map((email) => ({ email })) }),
             ...(message.replyTo && { reply_to: { email: message.replyTo } }),
             subject: message.subject,
             text: message.text,

@@ -45,7 +45,14 @@ export const mandrill = defineAdapter({
               subject: message.subject,
               from_email: message.from.email,
               ...(message.from.name && { from_name: message.from.name }),
-              to: message.to.map((email) => ({ email, type: 'to' })),
+              to: [
+                ...message.to.map((email) => ({ email, type: 'to' })),
+                ...(message.cc ?? []).map((email) => ({ email, type: 'cc' })),
+                ...(message.bcc ?? []).map((email) => ({ email, type: 'bcc' })),
+              ],
+              // Copies are shown as copies only in one message to every recipient; Mandrill
+              // otherwise sends each their own.
+              ...(message.cc?.length && { preserve_recipients: true }),
               ...(message.replyTo && { headers: { 'Reply-To': message.replyTo } }),
               ...(message.attachments?.length && {
                 attachments: message.attachments.map((a) => ({

@@ -40,6 +40,8 @@ export const netcore = defineAdapter({
             personalizations: [
               {
                 to: message.to.map((email) => ({ email })),
+                ...(message.cc?.length && { cc: message.cc.map((email) => ({ email })) }),
+                ...(message.bcc?.length && { bcc: message.bcc.map((email) => ({ email })) }),
                 headers: { 'X-APIHEADER': message.id },
               },
             ],

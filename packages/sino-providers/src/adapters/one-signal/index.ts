@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { required } from '../credentials.js';
 import { call, failureOf, urlOf, type HttpAnswer } from '../http.js';
 import { defineAdapter } from '../define.js';
+import { textOf } from '../values.js';
 import { noTarget } from '../every-target.js';
 
 /**
@@ -38,6 +39,7 @@ export const oneSignal = defineAdapter({
             // OneSignal drops a repeated request with the same key (a UUID) for 30 days: a
             // retry after a lost answer, or after a crash, is not shown twice.
             idempotency_key: idempotencyKeyOf(message.id),
+            ...optionsOf(message.overrides ?? {}),
           },
         });
         const json = answer.json<{ id?: string; errors?: unknown }>();
@@ -101,4 +103,25 @@ function nobodyReached(answer: HttpAnswer, errors: unknown): boolean {
     );
   }
   return false;
+}
+
+/**
+ * The trigger's `overrides['one-signal']` as Novu 0.24's OneSignal provider reads them: a sound
+ * for iOS and Android, a subtitle, the mutable-content flag, the Android channel, one icon for
+ * every platform and the iOS category.
+ */
+function optionsOf(o: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const sound = textOf(o.sound);
+  const subtitle = textOf(o.subtitle);
+  const channelId = textOf(o.channelId);
+  const icon = textOf(o.icon);
+  const category = textOf(o.categoryId);
+  return {
+    ...(sound && { ios_sound: sound, android_sound: sound }),
+    ...(subtitle && { subtitle: { en: subtitle } }),
+    ...(typeof o.mutableContent === 'boolean' && { mutable_content: o.mutableContent }),
+    ...(channelId && { android_channel_id: channelId }),
+    ...(icon && { small_icon: icon, large_icon: icon, chrome_icon: icon, firefox_icon: icon }),
+    ...(category && { ios_category: category }),
+  };
 }

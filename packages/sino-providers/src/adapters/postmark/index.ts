@@ -33,6 +33,8 @@ export const postmark = defineAdapter({
           json: {
             From: mailbox(message.from),
             To: message.to.join(','),
+            ...(message.cc?.length && { Cc: message.cc.join(',') }),
+            ...(message.bcc?.length && { Bcc: message.bcc.join(',') }),
             ...(message.replyTo && { ReplyTo: message.replyTo }),
             Subject: message.subject,
             HtmlBody: message.html,

@@ -27,6 +27,8 @@ export const pushWebhook = defineAdapter({
             target: [target],
             title: message.title,
             content: message.content,
+            // What the trigger gave under `overrides['push-webhook']`, as Novu 0.24 forwards it.
+            overrides: message.overrides ?? {},
             payload: { ...message.data, subscriber: message.subscriber },
           });
           const answer = await call(context, {

@@ -31,6 +31,8 @@ export const resend = defineAdapter({
           json: {
             from: mailbox(message.from),
             to: message.to,
+            ...(message.cc?.length && { cc: message.cc }),
+            ...(message.bcc?.length && { bcc: message.bcc }),
             subject: message.subject,
             html: message.html,
             text: message.text,

@@ -1,6 +1,7 @@
 import { optional, required } from '../credentials.js';
 import { call, ensureOk, failureOf, urlOf } from '../http.js';
 import { defineAdapter } from '../define.js';
+import { isRecord, stringValues } from '../values.js';
 
 /**
  * SendGrid's v3 Mail Send API (https://www.twilio.com/docs/sendgrid/api-reference/mail-send):
@@ -16,13 +17,25 @@ export const sendgrid = defineAdapter({
     const base = 'https://api.sendgrid.com';
     return {
       async send(message) {
-        const ipPool = optional(credentials, 'ipPoolName');
+        const ipPool = message.ipPoolName || optional(credentials, 'ipPoolName');
+        // As Novu 0.24: a dynamic template and its data come through customData, and the
+        // rest of it becomes custom arguments (strings, as SendGrid takes them).
+        const { templateId, dynamicTemplateData, ...customArgs } = message.customData ?? {};
         const answer = await call(context, {
           method: 'POST',
           url: urlOf(context, base, '/v3/mail/send'),
           headers: headers(),
           json: {
-            personalizations: [{ to: message.to.map((email) => ({ email })) }],
+            personalizations: [
+              {
+                to: message.to.map((email) => ({ email })),
+                ...(message.cc?.length && { cc: message.cc.map((email) => ({ email })) }),
+                ...(message.bcc?.length && { bcc: message.bcc.map((email) => ({ email })) }),
+                ...(isRecord(dynamicTemplateData) && {
+                  dynamic_template_data: dynamicTemplateData,
+                }),
+              },
+            ],
             from: {
               email: message.from.email,
               ...(message.from.name && { name: message.from.name }),
@@ -43,7 +56,9 @@ export const sendgrid = defineAdapter({
               })),
             }),
             ...(ipPool && { ip_pool_name: ipPool }),
-            custom_args: { sinoMessageId: message.id },
+            ...(typeof templateId === 'string' && templateId && { template_id: templateId }),
+            // Sino's id last: its webhooks are matched by it.
+            custom_args: { ...stringValues(customArgs), sinoMessageId: message.id },
           },
         });
         ensureOk(context, answer);

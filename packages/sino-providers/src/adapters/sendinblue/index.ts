@@ -1,6 +1,7 @@
 import { required } from '../credentials.js';
 import { call, failureOf, urlOf } from '../http.js';
 import { defineAdapter } from '../define.js';
+import { isRecord, numberOf } from '../values.js';
 
 /**
  * Brevo's (formerly Sendinblue) transactional email API
@@ -19,6 +20,7 @@ export const sendinblue = defineAdapter({
     const base = 'https://api.brevo.com';
     return {
       async send(message) {
+        const template = message.customData ?? {};
         const answer = await call(context, {
           method: 'POST',
           url: urlOf(context, base, '/v3/smtp/email'),
@@ -29,6 +31,8 @@ export const sendinblue = defineAdapter({
               ...(message.from.name && { name: message.from.name }),
             },
             to: message.to.map((email) => ({ email })),
+            ...(message.cc?.length && { cc: message.cc.map((email) => ({ email })) }),
+            ...(message.bcc?.length && { bcc: message.bcc.map((email) => ({ email })) }),
             ...(message.replyTo && { replyTo: { email: message.replyTo } }),
             subject: message.subject,
             htmlContent: message.html,
@@ -41,6 +45,12 @@ export const sendinblue = defineAdapter({
               })),
             }),
             headers: { 'X-Mailin-custom': message.id, idempotencyKey: message.id },
+            // A template of the account and its parameters, as Novu 0.24 takes them from
+            // the trigger's customData.
+            ...(numberOf(template.templateId) !== undefined && {
+              templateId: numberOf(template.templateId),
+            }),
+            ...(isRecord(template.templateParams) && { params: template.templateParams }),
           },
         });
         if (answer.status >= 200 && answer.status < 300)

@@ -23,7 +23,12 @@ export const ses = defineAdapter({
       async send(message) {
         const json = {
           FromEmailAddress: addressOf(message.from),
-          Destination: { ToAddresses: message.to },
+          // Every recipient is named here: a raw message carries no Bcc header.
+          Destination: {
+            ToAddresses: message.to,
+            ...(message.cc?.length && { CcAddresses: message.cc }),
+            ...(message.bcc?.length && { BccAddresses: message.bcc }),
+          },
           Content: message.attachments?.length
             ? {
                 Raw: {

@@ -37,7 +37,14 @@ export const sparkpost = defineAdapter({
           url: urlOf(context, base, '/api/v1/transmissions?num_rcpt_errors=3'),
           headers: headers(),
           json: {
-            recipients: message.to.map((email) => ({ address: { email } })),
+            // Copies are recipients whose To header names the primary recipients; the Cc
+            // header lists the copies, and blind copies appear in no header.
+            recipients: [
+              ...message.to.map((email) => ({ address: { email } })),
+              ...[...(message.cc ?? []), ...(message.bcc ?? [])].map((email) => ({
+                address: { email, header_to: message.to.join(',') },
+              })),
+            ],
             content: {
               from: {
                 email: message.from.email,
@@ -45,6 +52,7 @@ export const sparkpost = defineAdapter({
               },
               subject: message.subject,
               ...(message.replyTo && { reply_to: message.replyTo }),
+              ...(message.cc?.length && { headers: { CC: message.cc.join(',') } }),
               text: message.text,
               html: message.html,
               ...(message.attachments?.length && {
