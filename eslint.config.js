@@ -46,6 +46,15 @@ const zones = [
     ],
   },
   {
+    files: ['packages/passwords/**'],
+    patterns: [
+      forbid(
+        ['@locadora/api', '@locadora/contract', '@locadora/server', '@locadora/db', '@sino/core'],
+        'Password hashing knows no product half and no database.',
+      ),
+    ],
+  },
+  {
     files: ['apps/web/src/**'],
     patterns: [
       forbid(

@@ -1,6 +1,6 @@
 // `npm run build`: the production build, once (decision 033).
 // 1. The files the compiled code reads beside itself, copied from src/ to dist/: whatever in
-//    src/ TypeScript does not emit (the password worker `senhas.worker.mjs`, the generated
+//    src/ TypeScript does not emit (the password worker `argon2.worker.mjs`, the generated
 //    `schema.d.ts` of @sino/client).
 // 2. TypeScript: the server and every workspace package it runs, compiled to their dist/ in
 //    dependency order (`tsc -b tsconfig.build.json`; a project already up to date is skipped).

@@ -4,7 +4,10 @@ import type { Papel } from '@locadora/contract/dominio';
 import { ErroLocadora, conflito, naoAutenticado, naoEncontrado } from '../../erros.js';
 import type { Repositorios } from '../../repositorios.js';
 import type { UsuarioRegistro } from './repositorio.js';
-import { conferirSenha, gerarHashDeSenha } from './senhas.js';
+import {
+  hashPassword as gerarHashDeSenha,
+  verifyPassword as conferirSenha,
+} from '@locadora/passwords';
 import { hashDoToken, novoTokenDeRenovacao, type EmissorDeTokens } from './tokens.js';
 import { LoginBloqueado, type LimitadorDeLogin } from './limitador.js';
 import type { UsuarioAutenticado } from './tipos.js';
