@@ -46,11 +46,11 @@ const zones = [
     ],
   },
   {
-    files: ['packages/passwords/**'],
+    files: ['packages/login/**'],
     patterns: [
       forbid(
-        ['@locadora/api', '@locadora/contract', '@locadora/server', '@locadora/db', '@sino/core'],
-        'Password hashing knows no product half and no database.',
+        ['@locadora/api', '@locadora/contract', '@locadora/server', '@sino/core'],
+        'Signing in knows no product half.',
       ),
     ],
   },

@@ -9,7 +9,7 @@ import {
   usuarios,
   veiculos,
 } from '../db/schema.js';
-import { hashPassword as gerarHashDeSenha } from '@locadora/passwords';
+import { hashPassword as gerarHashDeSenha } from '@locadora/login';
 import { semearOperacaoDemo } from './demo-operacao.js';
 import { emTransacao } from '../db/transacao.js';
 import {

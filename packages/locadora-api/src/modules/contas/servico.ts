@@ -4,10 +4,7 @@ import type { Papel } from '@locadora/contract/dominio';
 import { ErroLocadora, conflito, naoAutenticado, naoEncontrado } from '../../erros.js';
 import type { Repositorios } from '../../repositorios.js';
 import type { UsuarioRegistro } from './repositorio.js';
-import {
-  hashPassword as gerarHashDeSenha,
-  verifyPassword as conferirSenha,
-} from '@locadora/passwords';
+import { hashPassword as gerarHashDeSenha, verifyPassword as conferirSenha } from '@locadora/login';
 import { hashDoToken, novoTokenDeRenovacao, type EmissorDeTokens } from './tokens.js';
 import { LoginBloqueado, type LimitadorDeLogin } from './limitador.js';
 import type { UsuarioAutenticado } from './tipos.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from '../src/index.js';
+import { hashPassword, verifyPassword } from '../src/passwords.js';
 
 describe('passwords', () => {
   it('hashes with argon2id at the set cost, a fresh salt each time', async () => {
