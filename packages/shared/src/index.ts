@@ -138,3 +138,18 @@ export type ActorType = (typeof ACTOR_TYPES)[number];
 /** Where a preference comes from (the `overrides[].source` of the widget's preferences). */
 export const PREFERENCE_SOURCES = ['template', 'workflowOverride', 'subscriber'] as const;
 export type PreferenceSource = (typeof PREFERENCE_SOURCES)[number];
+
+/** Roles of an organization's members (Novu's `MemberRoleEnum`). */
+export const MEMBER_ROLES = ['admin', 'member'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/**
+ * A console user's status: `invited` (an invitation names the address, no account signed in
+ * yet), `new` (signed up, e-mail not verified), `active`.
+ */
+export const USER_STATUSES = ['new', 'active', 'invited'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/** Identity providers a console user may sign in with, besides e-mail and password. */
+export const IDENTITY_PROVIDERS = ['github', 'google'] as const;
+export type IdentityProvider = (typeof IDENTITY_PROVIDERS)[number];

@@ -7,6 +7,9 @@ import { isRedisUnavailable } from './redis.js';
  * `{statusCode, message, error}` (for validation errors `message` is an array).
  */
 export class SinoError extends Error {
+  /** Answered as `Retry-After` (a throttled sign-in). */
+  retryAfterSeconds?: number;
+
   constructor(
     readonly statusCode: number,
     message: string,
@@ -30,6 +33,9 @@ export const badRequest = (message: string) => new SinoError(400, message);
 export const unauthorized = (message = 'Unauthorized') => new SinoError(401, message);
 export const forbidden = (message = 'Forbidden') => new SinoError(403, message);
 export const notFound = (message: string) => new SinoError(404, message);
+/** 429 with `Retry-After`. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  Object.assign(new SinoError(429, message), { retryAfterSeconds });
 export const conflict = (message: string, code?: TriggerErrorCode) =>
   new SinoError(409, message, code);
 export const unprocessable = (message: string, code?: TriggerErrorCode) =>

@@ -1,3 +1,4 @@
+import type { LoginLimits } from '@locadora/login';
 import type { Database, DatabaseHandle } from '@locadora/db';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { SinoMetrics } from './observability/metrics.js';
@@ -51,6 +52,8 @@ export interface SinoOptions {
    * absent.
    */
   apiKeyGraceMs?: number | undefined;
+  /** The console's sign-in throttle; 5 failures per e-mail, 50 per address, 15 min blocks. */
+  consoleLogin?: LoginLimits | undefined;
   /** Queue tasks one process runs at once; 256 when absent (decision 036). */
   workerConcurrency?: number | undefined;
   /**

@@ -33,6 +33,8 @@ import { serverMessageRoutes } from './modules/messages/server-routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { environmentRoutes } from './modules/environments/routes.js';
 import { notificationGroupRoutes } from './modules/notification-groups/routes.js';
+import { consoleAuthRoutes, consolePersonRoutes } from './modules/accounts/routes.js';
+import { auditRoutes } from './modules/audit/routes.js';
 import { environmentMessageRoutes } from './modules/messages/environment-routes.js';
 import { activityRoutes } from './modules/activity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
@@ -53,6 +55,7 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   app.decorateRequest('environment', null);
+  app.decorateRequest('actor', null);
   app.decorateRequest('widget', null);
 
   // The widget is embedded in other sites: its API is open to every origin. Tokens travel in
@@ -68,7 +71,11 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     { prefix: '/widgets' },
   );
 
-  // The server API: every route below needs `Authorization: ApiKey <key>`.
+  // The console's sign-in: no credentials yet (its refresh cookie, at most).
+  await app.register(consoleAuthRoutes, ctx);
+
+  // The server API: every route below needs `Authorization: ApiKey <key>`, or a console
+  // person's `Authorization: Bearer <access token>`.
   await app.register(async (server) => {
     server.addHook('onRequest', ctx.guards.apiKey);
     installRateLimit(server, ctx.services.rateLimits);
@@ -90,6 +97,8 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(integrationRoutes, ctx);
     await server.register(sandboxRoutes, ctx);
     await server.register(inboundParseRoutes, ctx);
+    await server.register(consolePersonRoutes, ctx);
+    await server.register(auditRoutes, ctx);
   });
 
   // Providers' delivery webhooks: authenticated by their signatures, not by an API key.

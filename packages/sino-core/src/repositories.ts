@@ -1,5 +1,7 @@
 import type { Database } from '@locadora/db';
+import { createAccountRepository } from './modules/accounts/repository.js';
 import { createActivityRepository } from './modules/activity/repository.js';
+import { createAuditRepository } from './modules/audit/repository.js';
 import { createIdentityRepository } from './modules/identity/repository.js';
 import { createIntegrationRepository } from './modules/integrations/repository.js';
 import { createMessageRepository } from './modules/messages/repository.js';
@@ -43,7 +45,9 @@ export function createRepositories(db: Database, secrets: RepositorySecrets) {
     sealed,
     /** The tombstones' keys, read on first use (`load()` reads them at start). */
     tombstones,
+    accounts: createAccountRepository(db),
     activity: createActivityRepository(db),
+    audit: createAuditRepository(db),
     deliveries: createDeliveryRepository(db),
     engine: createEngineRepository(db),
     erasure: createErasureRepository(db, tombstones),

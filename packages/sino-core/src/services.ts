@@ -35,6 +35,11 @@ import { createSandboxRetention } from './delivery/sandbox-retention.js';
 import { createCacheInvalidation } from './cache-invalidation.js';
 import { reportRefusedDestinations } from './delivery/destination-report.js';
 import { noMetrics } from './observability/metrics.js';
+import { createLoginThrottle } from '@locadora/login';
+import { consoleLoginAttempts } from './db/schema.js';
+import { createJwtKeys } from './jwt.js';
+import { createAccountService } from './modules/accounts/service.js';
+import { createAuditService } from './modules/audit/service.js';
 
 /**
  * Builds every Sino service once, on its dependencies (repositories, secrets, sockets, the
@@ -72,9 +77,32 @@ export function createSinoServices(
     commandTimeoutMs: options.redisCommandTimeoutMs,
     log,
   });
-  const tokens = createWidgetTokens({
+  const tokenSecrets = {
     current: options.widgetTokenSecret,
     previous: options.previousWidgetTokenSecrets,
+  };
+  const tokens = createWidgetTokens(tokenSecrets);
+  const audit = createAuditService({ audit: repositories.audit });
+  // Console tokens are signed with the same keys as widget tokens, for another audience.
+  const accounts = createAccountService({
+    accounts: repositories.accounts,
+    keys: createJwtKeys(tokenSecrets),
+    throttle: createLoginThrottle(
+      options.db,
+      {
+        table: consoleLoginAttempts,
+        key: consoleLoginAttempts.key,
+        failures: consoleLoginAttempts.failures,
+        windowStart: consoleLoginAttempts.windowStart,
+        windowEnd: consoleLoginAttempts.windowEnd,
+      },
+      options.consoleLogin ?? {
+        maxFailuresPerEmail: 5,
+        maxFailuresPerAddress: 50,
+        blockMinutes: 15,
+      },
+    ),
+    audit,
   });
   const session = createSessionService({ identity, subscribers, tokens });
   const messages = createMessageService({
@@ -196,6 +224,8 @@ export function createSinoServices(
     idempotency,
     rateLimits,
     identity,
+    accounts,
+    audit,
     subscribers,
     tokens,
     session,

@@ -15,7 +15,17 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { ActorType, Channel, DigestType, JobStatus, StepType, TimeUnit } from '@sino/shared';
+import type {
+  ActorType,
+  Channel,
+  DigestType,
+  IdentityProvider,
+  JobStatus,
+  MemberRole,
+  StepType,
+  TimeUnit,
+  UserStatus,
+} from '@sino/shared';
 
 /** Every Sino table lives in the `sino` Postgres schema. */
 export const sino = pgSchema('sino');
@@ -43,6 +53,131 @@ export const organizations = sino.table('organizations', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * People who use the console. Their e-mail (lower-cased) is unique; an account that signs in
+ * only through GitHub or Google has no password. Erasure deletes the row: audit entries keep
+ * only its id.
+ */
+export const users = sino.table(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    /** argon2id PHC string (@locadora/login); null for accounts without a password. */
+    passwordHash: text('password_hash'),
+    status: text('status').$type<UserStatus>().notNull().default('new'),
+    emailVerifiedAt: at('email_verified_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email').on(t.email)],
+);
+
+/** A person's accounts at GitHub or Google, by the provider's own user id. */
+export const userIdentities = sino.table(
+  'user_identities',
+  {
+    provider: text('provider').$type<IdentityProvider>().notNull(),
+    providerUserId: text('provider_user_id').notNull(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.providerUserId] }),
+    index('user_identities_user').on(t.userId),
+  ],
+);
+
+/** Who belongs to which organization, and as what. A person may belong to several. */
+export const members = sino.table(
+  'members',
+  {
+    organizationId: ref('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<MemberRole>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userId] }),
+    index('members_user').on(t.userId),
+  ],
+);
+
+/**
+ * Console sessions: one per sign-in, renewed through its refresh token (kept only as its
+ * SHA-256, rotated at every renewal); a revoked or expired one opens nothing, and the short
+ * access tokens it issued stop with it.
+ */
+export const consoleSessions = sino.table(
+  'console_sessions',
+  {
+    id: id(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    refreshHash: char('refresh_hash', { length: 64 }).notNull(),
+    /** Where the person works now (switched in the console); a renewed token opens the same. */
+    organizationId: ref('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('console_sessions_refresh').on(t.refreshHash),
+    index('console_sessions_user').on(t.userId),
+  ],
+);
+
+/** The console's failed sign-ins, per e-mail and per address (@locadora/login's throttle). */
+export const consoleLoginAttempts = sino.table(
+  'console_login_attempts',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    windowEnd: timestamp('window_end', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('console_login_attempts_end').on(t.windowEnd)],
+);
+
+/**
+ * What was done in an organization, by whom and when: sign-ins, API keys made, regenerated or
+ * revoked, integration credentials changed, roles changed, invitations, promotions. Never a
+ * secret: `details` holds names and ids only.
+ */
+export const auditLog = sino.table(
+  'audit_log',
+  {
+    id: id(),
+    organizationId: ref('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    environmentId: ref('environment_id'),
+    actorType: text('actor_type').$type<'user' | 'api_key' | 'system'>().notNull(),
+    /** The user's id, or the API key's id. */
+    actorId: text('actor_id'),
+    action: text('action').notNull(),
+    subjectType: text('subject_type'),
+    subjectId: text('subject_id'),
+    details: jsonb('details').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_organization').on(t.organizationId, t.createdAt, t.id)],
+);
 
 export const environments = sino.table(
   'environments',

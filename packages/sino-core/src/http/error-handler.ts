@@ -24,6 +24,8 @@ export function installErrorHandler(app: FastifyInstance): void {
         .send({ statusCode: 400, message: validationMessages(error), error: statusName(400) });
     }
     if (error instanceof SinoError) {
+      if (error.retryAfterSeconds !== undefined)
+        reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(error.statusCode).send({
         statusCode: error.statusCode,
         message: error.message,

@@ -3,30 +3,61 @@ import type { Environment } from '../modules/identity/repository.js';
 import type { IdentityService } from '../modules/identity/service.js';
 import type { Subscriber, SubscriberRepository } from '../modules/subscribers/repository.js';
 import type { WidgetSession, WidgetTokens } from '../modules/widget/tokens.js';
-import { unauthorized } from '../errors.js';
+import type { RequestActor } from '../actor.js';
+import type { AccountService } from '../modules/accounts/service.js';
+import { forbidden, unauthorized } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The environment an API key opened (server API). */
+    /** The environment an API key or a console session opened (server API). */
     environment: Environment | null;
+    /** Who acts (server API). */
+    actor: RequestActor | null;
     /** The subscriber a widget token names, checked to still exist (widget API). */
     widget: { session: WidgetSession; subscriber: Subscriber } | null;
   }
 }
 
+export type { RequestActor } from '../actor.js';
+
 export function createGuards(deps: {
   identity: IdentityService;
+  accounts: Pick<AccountService, 'contextOf'>;
   subscribers: SubscriberRepository;
   tokens: WidgetTokens;
 }) {
   return {
-    /** `Authorization: ApiKey <key>`: the key's environment, or 401. */
+    /**
+     * The server API: `Authorization: ApiKey <key>` opens the key's environment;
+     * `Authorization: Bearer <console access token>` the environment a person works in, with
+     * their role. 401 otherwise.
+     */
     async apiKey(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-      const [scheme, key] = (request.headers.authorization ?? '').split(' ');
-      if (scheme !== 'ApiKey' || !key) throw unauthorized('API Key not found');
-      const environment = await deps.identity.environmentForApiKey(key);
-      if (!environment) throw unauthorized('API Key not found');
-      request.environment = environment;
+      const [scheme, credential] = (request.headers.authorization ?? '').split(' ');
+      if (scheme === 'Bearer' && credential) {
+        const context = await deps.accounts.contextOf(credential);
+        if (!context) throw unauthorized('Your session has ended: sign in again');
+        request.environment = context.environment;
+        request.actor = {
+          type: 'user',
+          userId: context.user.id,
+          role: context.role,
+          sessionId: context.sessionId,
+        };
+        return;
+      }
+      if (scheme !== 'ApiKey' || !credential) throw unauthorized('API Key not found');
+      const found = await deps.identity.apiKeyFor(credential);
+      if (!found) throw unauthorized('API Key not found');
+      request.environment = found.environment;
+      request.actor = { type: 'api_key', keyId: found.keyId, role: 'admin' };
+    },
+
+    /** After `apiKey`: only an admin (an API key is one) may go on; a member gets 403. */
+    async admin(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+      if (request.actor?.role !== 'admin') {
+        throw forbidden('Only an admin of the organization can do this');
+      }
     },
     /** `Authorization: Bearer <subscriber token>`: checked on every call, or 401. */
     async subscriber(request: FastifyRequest, _reply: FastifyReply): Promise<void> {

@@ -7,6 +7,7 @@ import { conflict, notFound } from '../../errors.js';
 import { isId } from '../../ids.js';
 import type { Environment } from '../identity/repository.js';
 import type { OpenedApiKey } from '../identity/service.js';
+import { actorOf } from '../audit/service.js';
 
 /**
  * Novu 0.24's `EnvironmentResponseDto` as `GET /v1/environments/me` answers it: the
@@ -63,7 +64,7 @@ const regenerateBody = z
 /** `/v1/environments`: the API key's environment, its organization's, and its API keys. */
 export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { identity } = ctx.services;
+  const { identity, audit } = ctx.services;
 
   async function wire(environment: Environment) {
     const inApp = await identity.inAppIntegration(environment.id);
@@ -100,8 +101,9 @@ export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
         data: await Promise.all(
           all.map(async (environment) => ({
             ...(await wire(environment)),
+            // Members never see a key (the issue's rule); admins and API keys see their own.
             apiKeys:
-              environment.id === mine.id
+              environment.id === mine.id && request.actor?.role === 'admin'
                 ? (await identity.apiKeys(environment.id)).map(apiKeyAnswer)
                 : [],
           })),
@@ -113,6 +115,7 @@ export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
   r.get(
     '/environments/api-keys',
     {
+      preHandler: ctx.guards.admin,
       schema: {
         tags: ['Environments'],
         summary: "The API key's environment's valid keys, in clear (admins only)",
@@ -127,6 +130,7 @@ export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
   r.post(
     '/environments/api-keys/regenerate',
     {
+      preHandler: ctx.guards.admin,
       schema: {
         tags: ['Environments'],
         summary:
@@ -143,6 +147,14 @@ export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
         graceSeconds === undefined ? {} : { graceMs: graceSeconds * 1000 },
       );
       const fresh = (await identity.apiKeys(environmentId)).filter((k) => k.key === key);
+      await audit.record({
+        organizationId: request.environment!.organizationId,
+        environmentId,
+        actor: actorOf(request.actor!),
+        action: 'api_key.regenerated',
+        subject: fresh[0] && { type: 'api_key', id: fresh[0].id },
+        details: { graceSeconds: graceSeconds ?? null },
+      });
       return reply.code(201).send({ data: fresh.map(apiKeyAnswer) });
     },
   );
@@ -150,6 +162,7 @@ export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
   r.post(
     '/environments/api-keys',
     {
+      preHandler: ctx.guards.admin,
       schema: {
         tags: ['Environments'],
         summary: 'Adds an API key to the environment (Sino: several keys, each revocable)',
@@ -160,6 +173,13 @@ export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
       const environmentId = request.environment!.id;
       const key = await identity.addApiKey(environmentId);
       const [added] = (await identity.apiKeys(environmentId)).filter((k) => k.key === key);
+      await audit.record({
+        organizationId: request.environment!.organizationId,
+        environmentId,
+        actor: actorOf(request.actor!),
+        action: 'api_key.created',
+        subject: { type: 'api_key', id: added!.id },
+      });
       return reply.code(201).send({ data: apiKeyAnswer(added!) });
     },
   );
@@ -167,6 +187,7 @@ export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
   r.delete(
     '/environments/api-keys/:keyId',
     {
+      preHandler: ctx.guards.admin,
       schema: {
         tags: ['Environments'],
         summary:
@@ -191,6 +212,13 @@ export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
           "This is the environment's last API key: add or regenerate one before revoking it",
         );
       }
+      await audit.record({
+        organizationId: request.environment!.organizationId,
+        environmentId: request.environment!.id,
+        actor: actorOf(request.actor!),
+        action: 'api_key.revoked',
+        subject: { type: 'api_key', id: keyId },
+      });
       return { data: { acknowledged: true as const, status: 'revoked' as const } };
     },
   );

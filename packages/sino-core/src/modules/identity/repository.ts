@@ -29,11 +29,11 @@ export function createIdentityRepository(db: Database) {
   // Every server API call looks its key up: prepared once, on first use.
   const byKeyHash = () =>
     db
-      .select({ environment: environments, expiresAt: apiKeys.revokedAt })
+      .select({ environment: environments, keyId: apiKeys.id, expiresAt: apiKeys.revokedAt })
       .from(apiKeys)
       .innerJoin(environments, eq(environments.id, apiKeys.environmentId))
       .where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), keyValid))
-      .prepare('sino_environment_by_key_hash_v2');
+      .prepare('sino_environment_by_key_hash_v3');
   let environmentByKeyHash: ReturnType<typeof byKeyHash> | undefined;
   return {
     async anyOrganization(): Promise<Organization | undefined> {
@@ -58,7 +58,7 @@ export function createIdentityRepository(db: Database) {
     /** The environment a valid key belongs to, and when the key stops working (null: never). */
     async environmentByKeyHash(
       keyHash: string,
-    ): Promise<{ environment: Environment; expiresAt: Date | null } | undefined> {
+    ): Promise<{ environment: Environment; keyId: string; expiresAt: Date | null } | undefined> {
       const [row] = await (environmentByKeyHash ??= byKeyHash()).execute({ keyHash });
       return row;
     },

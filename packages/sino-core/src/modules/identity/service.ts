@@ -69,7 +69,7 @@ export function createIdentityService(deps: {
   // so a flood of wrong keys cannot push them out; each with when it stops working.
   const environmentsByKeyHash = new LRUCache<
     string,
-    { environment: Environment; expiresAt: Date | null }
+    { environment: Environment; keyId: string; expiresAt: Date | null }
   >({ max: 10_000, ttl: API_KEY_CACHE_TTL_MS });
   deps.caches?.on('api-keys', () => environmentsByKeyHash.clear());
   const keysChanged = async () => {
@@ -211,6 +211,11 @@ export function createIdentityService(deps: {
 
     /** The environment an `Authorization: ApiKey <key>` header opens, if the key is valid. */
     async environmentForApiKey(key: string): Promise<Environment | undefined> {
+      return (await this.apiKeyFor(key))?.environment;
+    },
+
+    /** The valid key's environment and id (the id names the key in the audit log). */
+    async apiKeyFor(key: string): Promise<{ environment: Environment; keyId: string } | undefined> {
       const keyHash = hashApiKey(key);
       let found = environmentsByKeyHash.get(keyHash);
       if (!found) {
@@ -222,7 +227,7 @@ export function createIdentityService(deps: {
         environmentsByKeyHash.delete(keyHash);
         return undefined;
       }
-      return found?.environment;
+      return found && { environment: found.environment, keyId: found.keyId };
     },
 
     environmentForApplication(identifier: string): Promise<Environment | undefined> {

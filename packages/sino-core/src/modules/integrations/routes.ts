@@ -4,12 +4,12 @@ import { z } from 'zod';
 import { CHANNELS } from '@sino/shared';
 import { providerById } from '@sino/providers';
 import type { SinoContext } from '../../context.js';
-import type { Scope } from '../subscribers/service.js';
+import { actorOf } from '../audit/service.js';
 import { serverErrors, text } from '../subscribers/schemas.js';
 import { isUnopenable } from '../../secret-box.js';
 import { maskCredentials } from './credentials.js';
 import type { Integration } from './repository.js';
-import type { IntegrationService } from './service.js';
+import type { EnvironmentScope, IntegrationService } from './service.js';
 
 const identifier = z
   .string()
@@ -72,13 +72,36 @@ const integrationWire = z.object({
 const activeWire = integrationWire.extend({ selected: z.boolean() });
 
 const idParams = z.object({ integrationId: z.string() });
-const scopeOf = (request: FastifyRequest): Scope => request.environment!;
+const scopeOf = (request: FastifyRequest): EnvironmentScope => request.environment!;
 
 /** Integrations of the server API (`/v1/integrations`), as Novu 0.24 answers them. */
 export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const service: IntegrationService = ctx.services.integrations;
   const tags = ['Integrations'];
+
+  /** An integration's change in the audit log: who, which one; never a credential. */
+  const recordAudit = (
+    request: FastifyRequest,
+    action:
+      | 'integration.created'
+      | 'integration.credentials_changed'
+      | 'integration.deleted'
+      | 'environment.subscriber_hash_changed',
+    integration: { id: string; providerId?: string },
+    details: Record<string, string> = {},
+  ) =>
+    ctx.services.audit.record({
+      organizationId: request.environment!.organizationId,
+      environmentId: request.environment!.id,
+      actor: actorOf(request.actor!),
+      action,
+      subject: { type: 'integration', id: integration.id },
+      details: {
+        ...(integration.providerId && { providerId: integration.providerId }),
+        ...details,
+      },
+    });
 
   /** The masked credentials, or why they cannot be read (logged, as the error handler does). */
   const credentialsOf = (request: FastifyRequest, i: Integration) => {
@@ -178,6 +201,7 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
   r.post(
     '/integrations',
     {
+      preHandler: ctx.guards.admin,
       schema: {
         tags,
         summary:
@@ -188,6 +212,7 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
     },
     async (request, reply) => {
       const created = await service.create(scopeOf(request), request.body);
+      await recordAudit(request, 'integration.created', created);
       return reply.code(201).send({ data: toWire(request, created) });
     },
   );
@@ -195,6 +220,7 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
   r.put(
     '/integrations/:integrationId',
     {
+      preHandler: ctx.guards.admin,
       schema: {
         tags,
         summary:
@@ -204,17 +230,29 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
         response: { 200: z.object({ data: integrationWire }), ...serverErrors(404, 409) },
       },
     },
-    async (request) => ({
-      data: toWire(
-        request,
-        await service.update(scopeOf(request), request.params.integrationId, request.body),
-      ),
-    }),
+    async (request) => {
+      const updated = await service.update(
+        scopeOf(request),
+        request.params.integrationId,
+        request.body,
+      );
+      if (request.body.credentials !== undefined && updated.channel === 'in_app')
+        await recordAudit(request, 'environment.subscriber_hash_changed', updated, {
+          required: String(updated.hmac),
+        });
+      else if (request.body.credentials !== undefined)
+        await recordAudit(request, 'integration.credentials_changed', updated, {
+          // The names of the fields sent, never their values.
+          fields: Object.keys(request.body.credentials).sort().join(','),
+        });
+      return { data: toWire(request, updated) };
+    },
   );
 
   r.post(
     '/integrations/:integrationId/set-primary',
     {
+      preHandler: ctx.guards.admin,
       schema: {
         tags,
         summary: "Makes it its channel's primary: active and tried first",
@@ -233,6 +271,7 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
   r.post(
     '/integrations/:integrationId/check',
     {
+      preHandler: ctx.guards.admin,
       schema: {
         tags,
         summary:
@@ -252,6 +291,7 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
   r.delete(
     '/integrations/:integrationId',
     {
+      preHandler: ctx.guards.admin,
       schema: {
         tags,
         summary: 'Deletes it; answers the integrations left',
@@ -259,10 +299,10 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
         response: { 200: z.object({ data: z.array(integrationWire) }), ...serverErrors(404) },
       },
     },
-    async (request) => ({
-      data: (await service.remove(scopeOf(request), request.params.integrationId)).map((i) =>
-        toWire(request, i),
-      ),
-    }),
+    async (request) => {
+      const left = await service.remove(scopeOf(request), request.params.integrationId);
+      await recordAudit(request, 'integration.deleted', { id: request.params.integrationId });
+      return { data: left.map((i) => toWire(request, i)) };
+    },
   );
 };

@@ -4,6 +4,12 @@ import { missingCredentials, providerById, type ProviderEntry } from '@sino/prov
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { isUnopenable, type SecretBox } from '../../secret-box.js';
 import type { Scope } from '../subscribers/service.js';
+
+/** The environment an integration call acts in, with its name (Production has rules of its own). */
+export type EnvironmentScope = Scope & { name: string };
+
+/** Production, the environment promoted to: sessions there always require the hash. */
+const isProduction = (scope: Scope & { name?: string }) => scope.name === 'Production';
 import {
   changedDestinations,
   keptFromMask,
@@ -136,7 +142,7 @@ export function createIntegrationService(deps: {
     },
 
     async create(
-      scope: Scope,
+      scope: EnvironmentScope,
       input: IntegrationInput & { providerId: string; channel: Channel },
     ): Promise<Integration> {
       const entry = entryOf(input.channel, input.providerId);
@@ -162,14 +168,19 @@ export function createIntegrationService(deps: {
         active,
         primary,
         priority: ordered ? (await repo.topPriority(scope.id, input.channel)) + 1 : 0,
-        hmac: input.channel === 'in_app' && isOn(credentials['hmac']),
+        // Production's widget sessions always require the subscriber's hash.
+        hmac: input.channel === 'in_app' && (isProduction(scope) || isOn(credentials['hmac'])),
         credentialsCiphertext: sealCredentials(deps.secrets, credentials),
       });
       if (created === 'taken') throw taken(identifier);
       return created;
     },
 
-    async update(scope: Scope, id: string, input: IntegrationInput): Promise<Integration> {
+    async update(
+      scope: EnvironmentScope,
+      id: string,
+      input: IntegrationInput,
+    ): Promise<Integration> {
       const current = await load(scope, id);
       const entry = entryOf(current.channel, current.providerId);
       const changes: IntegrationChanges = {};
@@ -189,7 +200,13 @@ export function createIntegrationService(deps: {
           );
         await vet(entry, credentials, input.check ?? false);
         changes.credentialsCiphertext = sealCredentials(deps.secrets, credentials);
-        if (current.channel === 'in_app') changes.hmac = isOn(credentials['hmac']);
+        if (current.channel === 'in_app') {
+          changes.hmac = isOn(credentials['hmac']);
+          if (!changes.hmac && isProduction(scope))
+            throw badRequest(
+              "A Production environment always requires the subscriber's hash: hmac cannot be turned off",
+            );
+        }
       }
       if (input.active !== undefined && input.active !== current.active) {
         changes.active = input.active;

@@ -1,0 +1,249 @@
+import cookie from '@fastify/cookie';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { MEMBER_ROLES, USER_STATUSES } from '@sino/shared';
+import type { SinoContext } from '../../context.js';
+import { errors, serverErrors } from '../../http/error-answers.js';
+import { unauthorized } from '../../errors.js';
+import { SESSION_DAYS, type SignedIn } from './service.js';
+import type { User } from './repository.js';
+
+/** The refresh token's cookie: httpOnly, SameSite=Strict, sent to the auth routes only. */
+const REFRESH_COOKIE = 'sino_refresh';
+const COOKIE_PATH = '/v1/auth';
+
+const userWire = z.object({
+  _id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  status: z.enum(USER_STATUSES),
+  emailVerified: z.boolean(),
+  createdAt: z.string(),
+});
+const userAnswer = (user: User) => ({
+  _id: user.id,
+  email: user.email,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  status: user.status,
+  emailVerified: user.emailVerifiedAt !== null,
+  createdAt: user.createdAt.toISOString(),
+});
+
+const sessionWire = z.object({
+  data: z.object({
+    token: z.string(),
+    expiresIn: z.number(),
+    user: userWire,
+    organizationId: z.string(),
+    environmentId: z.string(),
+  }),
+});
+const tokenWire = z.object({ data: z.object({ token: z.string() }) });
+
+const loginBody = z.object({
+  email: z
+    .string()
+    .trim()
+    .max(320)
+    .pipe(z.email({ error: 'must be an email address' })),
+  password: z.string().min(1).max(1000),
+});
+
+/** Routes that need a person signed in, not an API key (Novu answers keys the same). */
+function personOnly(request: FastifyRequest) {
+  const actor = request.actor;
+  if (actor?.type !== 'user') throw unauthorized('API endpoint not available');
+  return actor;
+}
+
+/**
+ * The console's sign-in (`/v1/auth/login`, `/refresh`, `/logout`): no credentials needed.
+ * Registered apart from the server API's key guard.
+ */
+export const consoleAuthRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
+  await app.register(cookie);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { accounts } = ctx.services;
+
+  function setRefresh(request: FastifyRequest, reply: FastifyReply, value: string) {
+    reply.setCookie(REFRESH_COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: request.protocol === 'https',
+      path: COOKIE_PATH,
+      maxAge: SESSION_DAYS * 24 * 60 * 60,
+    });
+  }
+  function clearRefresh(request: FastifyRequest, reply: FastifyReply) {
+    reply.clearCookie(REFRESH_COOKIE, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: request.protocol === 'https',
+      path: COOKIE_PATH,
+    });
+  }
+  const answer = (request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) => {
+    setRefresh(request, reply, signedIn.refreshToken);
+    reply.header('cache-control', 'no-store');
+    return {
+      data: {
+        token: signedIn.token,
+        expiresIn: signedIn.expiresIn,
+        user: userAnswer(signedIn.user),
+        organizationId: signedIn.organizationId,
+        environmentId: signedIn.environmentId,
+      },
+    };
+  };
+
+  r.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['Console'],
+        summary:
+          'Signs a person in with e-mail and password: a 15-minute access token, and the refresh cookie',
+        body: loginBody,
+        response: { 200: sessionWire, ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (request, reply) =>
+      answer(
+        request,
+        reply,
+        await accounts.signIn({
+          email: request.body.email,
+          password: request.body.password,
+          address: request.ip,
+        }),
+      ),
+  );
+
+  r.post(
+    '/auth/refresh',
+    {
+      schema: {
+        tags: ['Console'],
+        summary: 'A new access token for the refresh cookie, which is replaced',
+        response: { 200: sessionWire, ...errors(401) },
+      },
+    },
+    async (request, reply) => {
+      const refreshToken = request.cookies[REFRESH_COOKIE];
+      if (!refreshToken) throw unauthorized('Your session has ended: sign in again');
+      try {
+        return answer(request, reply, await accounts.refresh(refreshToken));
+      } catch (error) {
+        clearRefresh(request, reply);
+        throw error;
+      }
+    },
+  );
+
+  r.post(
+    '/auth/logout',
+    {
+      schema: {
+        tags: ['Console'],
+        summary: 'Ends the session of the refresh cookie; its access tokens stop at once',
+        response: { 204: z.null(), ...errors(401) },
+      },
+    },
+    async (request, reply) => {
+      const refreshToken = request.cookies[REFRESH_COOKIE];
+      if (refreshToken) await accounts.signOut(refreshToken);
+      clearRefresh(request, reply);
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+/** The signed-in person's own routes, inside the server API (its guard has run). */
+export const consolePersonRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { accounts } = ctx.services;
+
+  r.get(
+    '/users/me',
+    {
+      schema: {
+        tags: ['Console'],
+        summary: 'The person signed in, their organizations and where they work now',
+        response: {
+          200: z.object({
+            data: userWire.extend({
+              organizationId: z.string(),
+              environmentId: z.string(),
+              role: z.enum(MEMBER_ROLES),
+              organizations: z.array(
+                z.object({ _id: z.string(), name: z.string(), role: z.enum(MEMBER_ROLES) }),
+              ),
+            }),
+          }),
+          ...serverErrors(),
+        },
+      },
+    },
+    async (request) => {
+      const actor = personOnly(request);
+      const user = await accounts.userOf(actor.userId);
+      const organizations = await accounts.organizationsOf(actor.userId);
+      return {
+        data: {
+          ...userAnswer(user),
+          organizationId: request.environment!.organizationId,
+          environmentId: request.environment!.id,
+          role: actor.role,
+          organizations: organizations.map((o) => ({
+            _id: o.organization.id,
+            name: o.organization.name,
+            role: o.role,
+          })),
+        },
+      };
+    },
+  );
+
+  r.post(
+    '/auth/environments/:environmentId/switch',
+    {
+      schema: {
+        tags: ['Console'],
+        summary: "An access token for another of the organization's environments",
+        params: z.object({ environmentId: z.string().max(100) }),
+        response: { 200: tokenWire, ...serverErrors(404) },
+      },
+    },
+    async (request) => {
+      const actor = personOnly(request);
+      const session = { ...actor, organizationId: request.environment!.organizationId };
+      return {
+        data: { token: await accounts.switchEnvironment(session, request.params.environmentId) },
+      };
+    },
+  );
+
+  r.post(
+    '/auth/organizations/:organizationId/switch',
+    {
+      schema: {
+        tags: ['Console'],
+        summary: 'An access token for another organization the person belongs to',
+        params: z.object({ organizationId: z.string().max(100) }),
+        response: { 200: tokenWire, ...serverErrors(404) },
+      },
+    },
+    async (request) => {
+      const actor = personOnly(request);
+      const session = { ...actor, organizationId: request.environment!.organizationId };
+      return {
+        data: {
+          token: await accounts.switchOrganization(session, request.params.organizationId),
+        },
+      };
+    },
+  );
+};

@@ -1,0 +1,237 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { hashPassword, verifyPassword, type LoginThrottle } from '@locadora/login';
+import type { MemberRole } from '@sino/shared';
+import { forbidden, notFound, tooManyRequests, unauthorized } from '../../errors.js';
+import type { JwtKeys } from '../../jwt.js';
+import type { AuditService } from '../audit/service.js';
+import type { AccountRepository, ConsoleContext, User } from './repository.js';
+
+/** The audience of console access tokens: a widget token never opens the console. */
+export const CONSOLE_AUDIENCE = 'sino_console';
+/** Access tokens are short; the refresh cookie renews them. */
+export const ACCESS_TOKEN_SECONDS = 15 * 60;
+/** A session not renewed for this long ends. */
+export const SESSION_DAYS = 14;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const newSecret = () => randomBytes(32).toString('base64url');
+
+/** A signed-in console session: its access token, and the refresh token for the cookie. */
+export interface SignedIn {
+  token: string;
+  refreshToken: string;
+  expiresIn: number;
+  user: User;
+  organizationId: string;
+  environmentId: string;
+}
+
+/** The session a console request acts in. */
+export interface SessionRef {
+  sessionId: string;
+  userId: string;
+  organizationId: string;
+}
+
+/** What a first start (or the first start after an upgrade) made for an organization. */
+export interface AdminCredentials {
+  email: string;
+  /** Generated and shown once; absent when the operator set it (SINO_ADMIN_PASSWORD). */
+  password?: string;
+}
+
+/**
+ * Console people: sign-in with e-mail and password (argon2id, throttled as Locadora's is),
+ * sessions of a short access token and a rotated refresh token, and the context every console
+ * request acts in, read fresh (role, session, environment) at each request.
+ */
+export function createAccountService(deps: {
+  accounts: AccountRepository;
+  throttle: LoginThrottle;
+  keys: JwtKeys;
+  audit: AuditService;
+  now?: () => Date;
+}) {
+  const { accounts, keys, audit } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  const accessToken = (sessionId: string, userId: string, org: string, env: string) =>
+    keys.sign(
+      { sid: sessionId, org, env },
+      { audience: CONSOLE_AUDIENCE, subject: userId, validity: `${ACCESS_TOKEN_SECONDS}s` },
+    );
+
+  const sessionEnd = () => new Date(now().getTime() + SESSION_DAYS * 24 * 60 * 60 * 1000);
+
+  async function openSession(user: User, organizationId: string): Promise<SignedIn> {
+    const environment = await accounts.firstEnvironment(organizationId);
+    if (!environment) throw forbidden('Your organization has no environment');
+    const refreshToken = newSecret();
+    const session = await accounts.createSession({
+      userId: user.id,
+      refreshHash: sha256(refreshToken),
+      expiresAt: sessionEnd(),
+      organizationId,
+      environmentId: environment.id,
+    });
+    return {
+      token: await accessToken(session.id, user.id, organizationId, environment.id),
+      refreshToken,
+      expiresIn: ACCESS_TOKEN_SECONDS,
+      user,
+      organizationId,
+      environmentId: environment.id,
+    };
+  }
+
+  return {
+    /**
+     * E-mail and password. The attempt is counted before the password is checked; a wrong
+     * e-mail and a wrong password answer alike, in the same time.
+     */
+    async signIn(input: { email: string; password: string; address: string }): Promise<SignedIn> {
+      const attempt = await deps.throttle.reserve(input.email, input.address, now());
+      if (attempt.blocked) {
+        const minutes = Math.ceil(attempt.waitSeconds / 60);
+        throw tooManyRequests(
+          `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+          attempt.waitSeconds,
+        );
+      }
+      const user = await accounts.userByEmail(input.email.trim());
+      const matches = await verifyPassword(user?.passwordHash, input.password);
+      if (!user || !matches || user.status !== 'active') {
+        throw unauthorized('Incorrect email or password');
+      }
+      await attempt.succeeded();
+      const [first] = await accounts.organizationsOf(user.id);
+      if (!first) throw forbidden('You are not a member of any organization');
+      const signedIn = await openSession(user, first.organization.id);
+      await audit.record({
+        organizationId: first.organization.id,
+        actor: { type: 'user', userId: user.id },
+        action: 'user.signed_in',
+        details: { method: 'password' },
+      });
+      return signedIn;
+    },
+
+    /**
+     * A new access token for a valid refresh token, which is replaced (a refresh token works
+     * once: one replayed after its use opens nothing).
+     */
+    async refresh(refreshToken: string): Promise<SignedIn> {
+      const refreshToken2 = newSecret();
+      const session = await accounts.rotateSession(
+        sha256(refreshToken),
+        sha256(refreshToken2),
+        sessionEnd(),
+      );
+      if (!session) throw unauthorized('Your session has ended: sign in again');
+      const user = await accounts.userById(session.userId);
+      const role = user && (await accounts.roleOf(session.organizationId, user.id));
+      if (!user || user.status !== 'active' || !role) {
+        await accounts.revokeSession(session.id);
+        throw unauthorized('Your session has ended: sign in again');
+      }
+      return {
+        token: await accessToken(
+          session.id,
+          user.id,
+          session.organizationId,
+          session.environmentId,
+        ),
+        refreshToken: refreshToken2,
+        expiresIn: ACCESS_TOKEN_SECONDS,
+        user,
+        organizationId: session.organizationId,
+        environmentId: session.environmentId,
+      };
+    },
+
+    /** Ends the session the refresh token belongs to (its access tokens stop at once). */
+    async signOut(refreshToken: string): Promise<void> {
+      await accounts.revokeByRefresh(sha256(refreshToken));
+    },
+
+    /** What a console access token opens now, or undefined (forged, expired, revoked, left). */
+    async contextOf(token: string): Promise<(ConsoleContext & { sessionId: string }) | undefined> {
+      const claims = await keys.verify(token, CONSOLE_AUDIENCE);
+      if (!claims) return undefined;
+      const { sid, org, env, sub } = claims;
+      if (![sid, org, env, sub].every((v) => typeof v === 'string')) return undefined;
+      const context = await accounts.context({
+        sessionId: sid as string,
+        userId: sub!,
+        organizationId: org as string,
+        environmentId: env as string,
+      });
+      return context && { ...context, sessionId: sid as string };
+    },
+
+    /** A token for another environment of the organization (the console's switch). */
+    async switchEnvironment(session: SessionRef, environmentId: string): Promise<string> {
+      const environment = await accounts.environmentOf(session.organizationId, environmentId);
+      if (!environment) throw notFound(`Environment with id ${environmentId} not found`);
+      await accounts.moveSession(session.sessionId, session.organizationId, environment.id);
+      return accessToken(session.sessionId, session.userId, session.organizationId, environment.id);
+    },
+
+    /** A token for another organization the person belongs to, in its first environment. */
+    async switchOrganization(session: SessionRef, organizationId: string): Promise<string> {
+      const role = await accounts.roleOf(organizationId, session.userId);
+      if (!role) throw notFound(`Organization with id ${organizationId} not found`);
+      const environment = await accounts.firstEnvironment(organizationId);
+      if (!environment) throw forbidden('That organization has no environment');
+      await accounts.moveSession(session.sessionId, organizationId, environment.id);
+      return accessToken(session.sessionId, session.userId, organizationId, environment.id);
+    },
+
+    organizationsOf: (userId: string) => accounts.organizationsOf(userId),
+
+    /** The person's account (a session's user always has one while it is valid). */
+    async userOf(userId: string): Promise<User> {
+      const user = await accounts.userById(userId);
+      if (!user) throw unauthorized('Your session has ended: sign in again');
+      return user;
+    },
+
+    /**
+     * An admin for each organization that has none who can sign in (a first start, or the
+     * first start after an upgrade from before people): `admin` names the address and, when
+     * set, the password; otherwise a password is generated and answered once.
+     */
+    async ensureAdmins(admin: {
+      email: string;
+      password?: string | undefined;
+    }): Promise<(AdminCredentials & { organizationId: string })[]> {
+      const made: (AdminCredentials & { organizationId: string })[] = [];
+      for (const organization of await accounts.organizationsWithoutAdmin()) {
+        let user = await accounts.userByEmail(admin.email);
+        let password: string | undefined;
+        if (!user) {
+          password = admin.password ?? newSecret().slice(0, 24);
+          user = await accounts.createUser({
+            email: admin.email,
+            firstName: 'Admin',
+            passwordHash: await hashPassword(password),
+            status: 'active',
+            emailVerifiedAt: now(),
+          });
+        }
+        await accounts.addMember(organization.id, user.id, 'admin');
+        made.push({
+          organizationId: organization.id,
+          email: user.email,
+          ...(password !== undefined && admin.password === undefined && { password }),
+        });
+      }
+      return made;
+    },
+
+    roleOf: (organizationId: string, userId: string): Promise<MemberRole | undefined> =>
+      accounts.roleOf(organizationId, userId),
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;
