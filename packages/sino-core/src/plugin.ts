@@ -33,6 +33,7 @@ import { serverMessageRoutes } from './modules/messages/server-routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { environmentRoutes } from './modules/environments/routes.js';
 import { notificationGroupRoutes } from './modules/notification-groups/routes.js';
+import { workflowOverrideRoutes } from './modules/workflow-overrides/routes.js';
 import { environmentMessageRoutes } from './modules/messages/environment-routes.js';
 import { activityRoutes } from './modules/activity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
@@ -81,6 +82,7 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(notificationTemplateRoutes, ctx);
     await server.register(feedRoutes, ctx);
     await server.register(notificationGroupRoutes, ctx);
+    await server.register(workflowOverrideRoutes, ctx);
     await server.register(subscriberPreferenceRoutes, ctx);
     await server.register(serverMessageRoutes, ctx);
     await server.register(eventRoutes, ctx);
