@@ -35,6 +35,7 @@ import { environmentRoutes } from './modules/environments/routes.js';
 import { notificationGroupRoutes } from './modules/notification-groups/routes.js';
 import { consoleAuthRoutes, consolePersonRoutes } from './modules/accounts/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
+import { workflowOverrideRoutes } from './modules/workflow-overrides/routes.js';
 import { environmentMessageRoutes } from './modules/messages/environment-routes.js';
 import { activityRoutes } from './modules/activity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
@@ -88,6 +89,7 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(notificationTemplateRoutes, ctx);
     await server.register(feedRoutes, ctx);
     await server.register(notificationGroupRoutes, ctx);
+    await server.register(workflowOverrideRoutes, ctx);
     await server.register(subscriberPreferenceRoutes, ctx);
     await server.register(serverMessageRoutes, ctx);
     await server.register(eventRoutes, ctx);

@@ -15,6 +15,7 @@ import { createSealedRepository } from './sealed/repository.js';
 import { createTenantRepository } from './modules/tenants/repository.js';
 import { createTopicRepository } from './modules/topics/repository.js';
 import { createFeedRepository, createWorkflowRepository } from './modules/workflows/repository.js';
+import { createWorkflowOverrideRepository } from './modules/workflow-overrides/repository.js';
 import { createDeliveryRepository } from './delivery/repository.js';
 import {
   createEngineRepository,
@@ -62,6 +63,7 @@ export function createRepositories(db: Database, secrets: RepositorySecrets) {
     tenants: createTenantRepository(db),
     topics: createTopicRepository(db),
     workflows: createWorkflowRepository(db),
+    workflowOverrides: createWorkflowOverrideRepository(db),
     /** Runs `work` in one transaction on an engine repository bound to it. */
     inEngineTransaction: <T>(work: (repo: EngineRepository) => Promise<T>): Promise<T> =>
       inEngineTransaction(db, work),

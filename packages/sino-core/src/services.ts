@@ -20,6 +20,7 @@ import { createWidgetTokens } from './modules/widget/tokens.js';
 import { createSessionService } from './modules/widget/session-service.js';
 import { createFeedService, createWorkflowService } from './modules/workflows/service.js';
 import { createNotificationGroupService } from './modules/notification-groups/service.js';
+import { createWorkflowOverrideService } from './modules/workflow-overrides/service.js';
 import { createPreferenceService } from './modules/preferences/service.js';
 import { createMessageService } from './modules/messages/service.js';
 import { createMessageRetention } from './modules/messages/retention.js';
@@ -131,6 +132,9 @@ export function createSinoServices(
   const notificationGroups = createNotificationGroupService({
     groups: repositories.notificationGroups,
   });
+  const workflowOverrides = createWorkflowOverrideService({
+    overrides: repositories.workflowOverrides,
+  });
   const preferences = createPreferenceService({
     repo: repositories.preferences,
     workflows,
@@ -234,6 +238,7 @@ export function createSinoServices(
     workflows,
     feeds,
     notificationGroups,
+    workflowOverrides,
     preferences,
   };
 }

@@ -430,6 +430,42 @@ export const workflows = sino.table(
   ],
 );
 
+/**
+ * A tenant's override of a workflow (Novu's workflow overrides): whether the workflow runs for
+ * the tenant's triggers, and the channel switches standing for the workflow's defaults there.
+ * One per workflow and tenant; it goes with either. A soft-deleted workflow's go with it too
+ * (src/modules/workflows/repository.ts).
+ */
+export const workflowOverrides = sino.table(
+  'workflow_overrides',
+  {
+    id: id(),
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    organizationId: ref('organization_id').notNull(),
+    workflowId: ref('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    tenantId: ref('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    /** False stops the workflow for the tenant's triggers; true runs it even when inactive. */
+    active: boolean('active').notNull().default(false),
+    /** Every channel said (those not given are on, as in Novu). */
+    preferenceSettings: jsonb('preference_settings').$type<ChannelSwitches>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('workflow_overrides_workflow_tenant').on(t.workflowId, t.tenantId),
+    // A tenant's deletion finds its overrides (the cascade).
+    index('workflow_overrides_tenant').on(t.tenantId),
+    // GET /v1/workflow-overrides: the environment's, newest first.
+    index('workflow_overrides_environment_created').on(t.environmentId, t.createdAt, t.id),
+  ],
+);
+
 export interface DelayMetadata {
   type: 'regular' | 'scheduled';
   amount?: number;
@@ -560,6 +596,16 @@ export const jobs = sino.table(
       .notNull()
       .default(sql`'{}'::jsonb`),
     overrides: jsonb('overrides').$type<Record<string, unknown>>(),
+    /**
+     * The tenant the trigger named, as templates see it (`{{tenant.*}}`): its identifier, name
+     * and data when the trigger came. Null when it named none.
+     */
+    tenant: jsonb('tenant').$type<Record<string, unknown>>(),
+    /**
+     * The channel switches of the tenant's override of the workflow (`workflow_overrides`) as
+     * the trigger found it: they stand for the workflow's defaults. Null when there was none.
+     */
+    tenantPreferences: jsonb('tenant_preferences').$type<ChannelSwitches>(),
     /** For digest jobs: the events merged into this one. */
     digest: jsonb('digest').$type<{
       events: Record<string, unknown>[];

@@ -8,7 +8,7 @@ import {
   type Channel,
   type TimeUnit,
 } from '@sino/shared';
-import type { DelayMetadata, DigestMetadata, StepTemplate } from '../db/schema.js';
+import type { ChannelSwitches, DelayMetadata, DigestMetadata, StepTemplate } from '../db/schema.js';
 import type { Subscriber, SubscriberRepository } from '../modules/subscribers/repository.js';
 import {
   FINAL_STATUSES,
@@ -63,6 +63,8 @@ export interface EngineDeps {
     subscriberId: string;
     /** The subscriber's rows, when read already (with the notification); looked up if absent. */
     stored?: SubscriberPreferences | undefined;
+    /** The switches of the trigger's tenant's override of the workflow, if it had one. */
+    tenantPreferences?: ChannelSwitches | null | undefined;
   }): Promise<PreferenceOutcome>;
   createInAppMessage(input: InAppMessageInput): Promise<void>;
   /** Email, SMS, chat and push providers; absent, those steps fail with "no delivery". */
@@ -215,6 +217,7 @@ export function createEngine(deps: EngineDeps) {
             raw: { payload: task.payload },
           },
           inline ? 'running' : 'queued',
+          task.tenantPreferences ?? null,
         );
         if (!created) {
           // A fan-out delivered again (at-least-once) skips the subscribers it already served.
@@ -356,7 +359,10 @@ export function createEngine(deps: EngineDeps) {
     }
   }
 
-  /** The template context of a step: payload at the top, plus subscriber, step and tenant. */
+  /**
+   * The template context of a step: payload at the top, plus subscriber, step and the tenant
+   * the trigger named (its identifier, name and data as the trigger found them).
+   */
   function contextOf(job: Job, subscriber: Subscriber): RenderContext {
     const events = job.digest?.events ?? [];
     return {
@@ -365,7 +371,7 @@ export function createEngine(deps: EngineDeps) {
       step: job.digest
         ? { digest: true, events, total_count: events.length }
         : { digest: false, events: [], total_count: 0 },
-      tenant: undefined,
+      tenant: job.tenant ?? undefined,
     };
   }
 
@@ -406,6 +412,7 @@ export function createEngine(deps: EngineDeps) {
       channel,
       subscriberId: subscriber.id,
       stored: preferences,
+      tenantPreferences: job.tenantPreferences,
     });
     if (!preference.enabled) {
       await detail(job, {
@@ -697,12 +704,13 @@ export function createEngine(deps: EngineDeps) {
     siblings ??= found.steps.every((s) => s.position <= step.position) ? [job] : undefined;
     const resuming = job.runAt !== null && job.runAt <= deps.now();
     if (!resuming && step.filters.length > 0) {
-      const notification = await repo.notification(job.notificationId);
+      // Jobs carry their notification's tenant (those stored before they did, only it has it).
+      const tenant = job.tenant ?? (await repo.notification(job.notificationId))?.tenant;
       const filter = await deps.evaluateFilters({
         step,
         job,
         subscriber,
-        tenant: notification?.tenant ?? undefined,
+        tenant: tenant ?? undefined,
       });
       if (!filter.passed) {
         await detail(job, {

@@ -1,4 +1,5 @@
 import type { Channel } from '@sino/shared';
+import type { ChannelSwitches } from '../db/schema.js';
 import type { Subscriber } from '../modules/subscribers/repository.js';
 import type { Job, WorkflowStep } from './repository.js';
 import type { TraceCarrier } from '../observability/tracing.js';
@@ -16,7 +17,13 @@ export type EngineTask =
       payload: Record<string, unknown>;
       overrides: Record<string, unknown>;
       actor?: unknown;
+      /** The tenant the trigger named, as templates see it: identifier, name and data. */
       tenant?: unknown;
+      /**
+       * The channel switches of the tenant's override of the workflow, when it has one: they
+       * stand for the workflow's defaults in every step of the trigger.
+       */
+      tenantPreferences?: ChannelSwitches | undefined;
       /** The trigger's trace context, set where the trigger is admitted (when traced). */
       trace?: TraceCarrier | undefined;
     }

@@ -2,6 +2,7 @@ import { and, asc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'd
 import { plannedSql, preparedSql, rowMapper, type Database } from '@locadora/db';
 import type { JobStatus } from '@sino/shared';
 import {
+  type ChannelSwitches,
   executionDetails,
   jobs,
   messages,
@@ -41,6 +42,8 @@ export interface NotificationRequest {
   overrides: Record<string, unknown>;
   received: ReceivedDetail;
   firstStatus: 'queued' | 'running';
+  /** The tenant's override switches, for every job (`jobs.tenant_preferences`); none if absent. */
+  tenantPreferences?: ChannelSwitches | null | undefined;
 }
 
 /** A notification as created, its jobs in step order, with the subscriber's preferences. */
@@ -211,7 +214,8 @@ export function createEngineRepository(db: Database) {
      * A subscriber's notification of a trigger, with its jobs (one per active step: the first
      * `firstStatus`, the others pending) and its "trigger received" detail, in one statement
      * (a fan-out runs it for every subscriber). Undefined when the subscriber already has this
-     * transaction's notification: a fan-out delivered again.
+     * transaction's notification: a fan-out delivered again. The jobs carry the notification's
+     * tenant and the tenant's override switches (`tenantPreferences`).
      */
     async createNotification(
       n: NewNotification,
@@ -220,9 +224,10 @@ export function createEngineRepository(db: Database) {
       overrides: Record<string, unknown>,
       received: ReceivedDetail,
       firstStatus: 'queued' | 'running',
+      tenantPreferences?: ChannelSwitches | null,
     ): Promise<CreatedNotification | undefined> {
       const [created] = await this.createNotifications([
-        { notification: n, steps, payload, overrides, received, firstStatus },
+        { notification: n, steps, payload, overrides, received, firstStatus, tenantPreferences },
       ]);
       return created;
     },
@@ -268,6 +273,7 @@ export function createEngineRepository(db: Database) {
           })),
           job_payload: w.payload,
           overrides: w.overrides,
+          tenant_preferences: json(w.tenantPreferences),
         };
       });
       const returned = await createNotificationsStatement.execute(db, {
@@ -572,7 +578,7 @@ const createNotificationsStatement = plannedSql(
         workflow_id char(24), subscriber_id char(24), transaction_id text, payload jsonb,
         tenant jsonb, actor_subscriber_id char(24), received_id char(24), received_channel text,
         received_code int, received_detail text, received_status text, received_raw jsonb,
-        jobs jsonb, job_payload jsonb, overrides jsonb)
+        jobs jsonb, job_payload jsonb, overrides jsonb, tenant_preferences jsonb)
     ), n as (
       insert into ${notifications} (id, environment_id, organization_id, workflow_id,
         subscriber_id, transaction_id, payload, tenant, actor_subscriber_id)
@@ -603,9 +609,11 @@ const createNotificationsStatement = plannedSql(
       group by i.notification_id
     )
     insert into ${jobs} (id, environment_id, organization_id, notification_id, workflow_id,
-      subscriber_id, step_id, transaction_id, type, status, payload, overrides)
+      subscriber_id, step_id, transaction_id, type, status, payload, overrides, tenant,
+      tenant_preferences)
     select s.id, i.environment_id, i.organization_id, n.id, i.workflow_id, i.subscriber_id,
-      s.step_id, i.transaction_id, s.type, s.status, i.job_payload, i.overrides
+      s.step_id, i.transaction_id, s.type, s.status, i.job_payload, i.overrides,
+      nullif(i.tenant, 'null'::jsonb), nullif(i.tenant_preferences, 'null'::jsonb)
     from input i join n on n.id = i.notification_id,
       jsonb_to_recordset(i.jobs) as s (id char(24), step_id char(24), type text, status text)
     returning *, (select rows from preferences

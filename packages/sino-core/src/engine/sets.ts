@@ -64,8 +64,24 @@ export function withSetStatements(stored: EngineRepository): EngineRepository {
         ? finishJobs({ id, from, status, details: [] })
         : stored.transition(id, from, status, fields),
     setQueueJobId: (id, queueJobId) => setQueueJobIds({ id, queueJobId }),
-    createNotification: (notification, steps, payload, overrides, received, firstStatus) =>
-      createNotifications({ notification, steps, payload, overrides, received, firstStatus }),
+    createNotification: (
+      notification,
+      steps,
+      payload,
+      overrides,
+      received,
+      firstStatus,
+      tenantPreferences,
+    ) =>
+      createNotifications({
+        notification,
+        steps,
+        payload,
+        overrides,
+        received,
+        firstStatus,
+        tenantPreferences,
+      }),
     finish: (id, from, status, details) => finishJobs({ id, from, status, details }),
     recordDetail: (detail) => recordDetails(detail),
   };

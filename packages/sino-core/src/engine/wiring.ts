@@ -21,7 +21,10 @@ import type { SinoMetrics } from '../observability/metrics.js';
  * messages, the durable queue. Answers the engine (the queue's handler) and the trigger intake.
  */
 export function createWorkflowEngine(deps: {
-  repositories: Pick<SinoRepositories, 'engine' | 'topics' | 'tenants' | 'inEngineTransaction'>;
+  repositories: Pick<
+    SinoRepositories,
+    'engine' | 'topics' | 'workflowOverrides' | 'inEngineTransaction'
+  >;
   queue: EngineQueue;
   /** Email, SMS, chat and push delivery (src/delivery). */
   delivery?: DeliveryPort | undefined;
@@ -84,17 +87,21 @@ export function createWorkflowEngine(deps: {
         },
       );
     },
-    async checkPreferences({ workflow, channel, subscriberId, stored }) {
+    async checkPreferences({ workflow, channel, subscriberId, stored, tenantPreferences }) {
       const rows = stored ?? (await repo.preferencesOf(subscriberId, workflow.id));
       const decision = resolveChannel({
         workflow,
         workflowPreference: rows.workflow,
         globalPreference: rows.global,
+        tenantOverride: tenantPreferences,
         channel,
       });
       return {
         enabled: decision.enabled,
-        reason: `${channel} is off (${decision.source} preference)`,
+        reason:
+          decision.source === 'workflowOverride'
+            ? `${channel} is off (the tenant's workflow override)`
+            : `${channel} is off (${decision.source} preference)`,
       };
     },
     createInAppMessage: async (input) => {
@@ -109,7 +116,7 @@ export function createWorkflowEngine(deps: {
 
   const events = createEventsService({
     repo,
-    tenants: deps.repositories.tenants,
+    overrides: deps.repositories.workflowOverrides,
     queue: deps.queue,
     engine,
     metrics: deps.metrics,

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Environment } from '../identity/repository.js';
 import type { EngineRepository } from '../../engine/repository.js';
-import type { TenantRepository } from '../tenants/repository.js';
+import type {
+  TenantForTrigger,
+  WorkflowOverrideRepository,
+} from '../workflow-overrides/repository.js';
 import type { Engine } from '../../engine/engine.js';
 import type { EngineQueue } from '../../engine/ports.js';
 import {
@@ -27,7 +30,8 @@ const UNEXPECTED_FAILURE =
  */
 export function createEventsService(deps: {
   repo: EngineRepository;
-  tenants: Pick<TenantRepository, 'tenantByIdentifier'>;
+  /** The tenant a trigger names, with its override of the workflow (one read). */
+  overrides: Pick<WorkflowOverrideRepository, 'tenantForTrigger'>;
   queue: EngineQueue;
   engine: Engine;
   /** Counts the triggers admitted. */
@@ -78,7 +82,21 @@ export function createEventsService(deps: {
       transactionId,
       ...(error && { error }),
     });
-    if (!workflow.active) return answer('trigger_not_active');
+
+    // A named tenant is read with its override of the workflow, which decides in the
+    // workflow's stead whether it runs for the tenant (as in Novu, either way).
+    let named: TenantForTrigger | undefined;
+    if (request.tenant !== undefined) {
+      const identifier =
+        typeof request.tenant === 'string' ? request.tenant : request.tenant.identifier;
+      named = await deps.overrides.tenantForTrigger(environment.id, identifier, workflow.id);
+      if (!named) return answer('no_tenant_found', [`Tenant "${identifier}" was not found`]);
+    }
+    if (!(named?.override ? named.override.active : workflow.active))
+      return answer(
+        'trigger_not_active',
+        named?.override && [`The workflow is turned off for tenant "${named.tenant.identifier}"`],
+      );
     if (steps.length === 0) return answer('no_workflow_steps_defined');
     if (!steps.some((s) => s.active)) return answer('no_workflow_active_steps_defined');
     if (
@@ -86,15 +104,6 @@ export function createEventsService(deps: {
       to.some((r) => typeof r === 'object' && !('type' in r) && !r.subscriberId)
     )
       return answer('subscriber_id_missing', ['subscriberId is required for every recipient']);
-
-    let tenant: Record<string, unknown> | undefined;
-    if (request.tenant !== undefined) {
-      const identifier =
-        typeof request.tenant === 'string' ? request.tenant : request.tenant.identifier;
-      const row = await deps.tenants.tenantByIdentifier(environment.id, identifier);
-      if (!row) return answer('no_tenant_found', [`Tenant "${identifier}" was not found`]);
-      tenant = { identifier: row.identifier, name: row.name, data: row.data ?? {} };
-    }
 
     const trace = traceCarrier();
     const admitted = await admission.admit({
@@ -111,7 +120,8 @@ export function createEventsService(deps: {
         payload: request.payload,
         overrides: request.overrides,
         ...(request.actor !== undefined && { actor: request.actor }),
-        ...(tenant && { tenant }),
+        ...(named && { tenant: named.tenant }),
+        ...(named?.override && { tenantPreferences: named.override.preferenceSettings }),
         // Taken here: admission enqueues many triggers together, in the first one's context.
         ...(trace && { trace }),
       },

@@ -32,6 +32,8 @@ export type ChannelDecisionSource =
   | 'workflow'
   /** The subscriber's own switch for this channel of this workflow. */
   | 'subscriber'
+  /** The trigger's tenant's override of the workflow (Novu's `workflowOverride` source). */
+  | 'workflowOverride'
   /** The workflow's default for the channel. */
   | 'template'
   /** Nobody said anything: channels are on. */
@@ -50,12 +52,15 @@ const said = (switches: ChannelSwitches | null | undefined, channel: Channel) =>
  * a critical workflow always delivers (its subscriber switches are ignored); a global switch
  * that is off stops every non-critical workflow, wholly or for its channel; a workflow the
  * subscriber turned off stops all its channels; the subscriber's channel switch beats the
- * workflow's default; a channel nobody named is on.
+ * tenant's override of the workflow (for a trigger naming a tenant that has one), which beats
+ * the workflow's default, as in Novu; a channel nobody named is on.
  */
 export function resolveChannel(input: {
   workflow: Pick<PreferenceWorkflow, 'critical' | 'preferenceSettings'>;
   workflowPreference?: PreferenceRow | null | undefined;
   globalPreference?: PreferenceRow | null | undefined;
+  /** The switches of the trigger's tenant's override of the workflow. */
+  tenantOverride?: ChannelSwitches | null | undefined;
   channel: Channel;
 }): ChannelDecision {
   const { workflow, workflowPreference: mine, globalPreference: global, channel } = input;
@@ -66,6 +71,8 @@ export function resolveChannel(input: {
   if (mine && !mine.enabled) return { enabled: false, source: 'workflow' };
   const own = said(mine?.channels, channel);
   if (own !== undefined) return { enabled: own, source: 'subscriber' };
+  const overridden = said(input.tenantOverride, channel);
+  if (overridden !== undefined) return { enabled: overridden, source: 'workflowOverride' };
   const byDefault = said(workflow.preferenceSettings, channel);
   if (byDefault !== undefined) return { enabled: byDefault, source: 'template' };
   return { enabled: true, source: 'default' };
@@ -77,7 +84,11 @@ export function activeChannels(workflow: Pick<PreferenceWorkflow, 'steps'>): Cha
   return CHANNELS.filter((c) => used.has(c));
 }
 
-/** Novu's override sources of the preference answers (Sino has no tenant overrides). */
+/**
+ * Novu's override sources of the preference answers. A tenant's override (`workflowOverride`)
+ * is never one: preferences are read without a trigger, so without a tenant, as in Novu, and
+ * it decides only deliveries (`resolveChannel`).
+ */
 export type OverrideSource = 'template' | 'subscriber';
 
 export interface WorkflowPreferenceView {

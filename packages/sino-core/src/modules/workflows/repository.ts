@@ -1,6 +1,12 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
-import { feeds, notificationGroups, workflowSteps, workflows } from '../../db/schema.js';
+import {
+  feeds,
+  notificationGroups,
+  workflowOverrides,
+  workflowSteps,
+  workflows,
+} from '../../db/schema.js';
 import { isId, newId } from '../../ids.js';
 
 export type Workflow = typeof workflows.$inferSelect;
@@ -173,15 +179,23 @@ export function createWorkflowRepository(db: Database) {
       return one(eq(workflows.id, id));
     },
 
-    /** Soft delete: the row stays for past notifications; its identifier becomes free. */
+    /**
+     * Soft delete: the row stays for past notifications; its identifier becomes free. Its
+     * tenants' overrides go with it (nothing can trigger it again).
+     */
     async softDelete(environmentId: string, id: string): Promise<boolean> {
       if (!isId(id)) return false;
-      const rows = await db
-        .update(workflows)
-        .set({ deletedAt: sql`now()`, active: false, updatedAt: sql`now()` })
-        .where(and(live(environmentId), eq(workflows.id, id)))
-        .returning({ id: workflows.id });
-      return rows.length > 0;
+      return db.transaction(async (t) => {
+        const tx = t as unknown as Database;
+        const rows = await tx
+          .update(workflows)
+          .set({ deletedAt: sql`now()`, active: false, updatedAt: sql`now()` })
+          .where(and(live(environmentId), eq(workflows.id, id)))
+          .returning({ id: workflows.id });
+        if (rows.length === 0) return false;
+        await tx.delete(workflowOverrides).where(eq(workflowOverrides.workflowId, id));
+        return true;
+      });
     },
   };
 }
