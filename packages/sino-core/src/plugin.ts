@@ -33,6 +33,8 @@ import { serverMessageRoutes } from './modules/messages/server-routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { environmentRoutes } from './modules/environments/routes.js';
 import { notificationGroupRoutes } from './modules/notification-groups/routes.js';
+import { layoutRoutes } from './modules/layouts/routes.js';
+import { organizationBrandingRoutes } from './modules/organizations/branding-routes.js';
 import { environmentMessageRoutes } from './modules/messages/environment-routes.js';
 import { activityRoutes } from './modules/activity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
@@ -81,6 +83,8 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(notificationTemplateRoutes, ctx);
     await server.register(feedRoutes, ctx);
     await server.register(notificationGroupRoutes, ctx);
+    await server.register(layoutRoutes, ctx);
+    await server.register(organizationBrandingRoutes, ctx);
     await server.register(subscriberPreferenceRoutes, ctx);
     await server.register(serverMessageRoutes, ctx);
     await server.register(eventRoutes, ctx);
