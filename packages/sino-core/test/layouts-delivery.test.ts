@@ -109,8 +109,9 @@ async function deliver(
   const { headers, parts } = mimeOf(smtp.messages[0]!.raw);
   const part = (type: string) =>
     // SMTP carries CRLF line ends: compared as the layout has them.
-    (parts.find((p) => p.headers['content-type']?.startsWith(type))?.body.toString('utf8') ?? '')
-      .replace(/\r\n/g, '\n');
+    (
+      parts.find((p) => p.headers['content-type']?.startsWith(type))?.body.toString('utf8') ?? ''
+    ).replace(/\r\n/g, '\n');
   const details = (
     await t.db
       .select()
@@ -196,7 +197,10 @@ describe('an email step naming a layout', () => {
   let name: string;
   beforeAll(async () => {
     receipt = await layout(RECEIPT);
-    await layout({ identifier: 'campaign', content: '<article class="campaign">{{{body}}}</article>' });
+    await layout({
+      identifier: 'campaign',
+      content: '<article class="campaign">{{{body}}}</article>',
+    });
     name = await workflow({ ...EMAIL, preheader: undefined, layoutId: receipt });
   });
 
@@ -234,7 +238,7 @@ describe('an email step naming a layout', () => {
     expect(both.html).toMatch(/^<div class="receipt"/);
   });
 
-  it("keeps its own when the trigger names a layout that does not exist, and says so", async () => {
+  it('keeps its own when the trigger names a layout that does not exist, and says so', async () => {
     const sent = await deliver(name, {}, { email: { layoutIdentifier: 'no-such-layout' } });
     expect(sent.html).toMatch(/^<div class="receipt"/);
     expect(sent.details).toEqual([

@@ -340,9 +340,7 @@ describe('POST /v1/layouts/:layoutId/default', () => {
   it('answers 204, and made default at once by many requests, one layout is the default', async () => {
     const [before] = await defaultIdOf();
     const ids = [await createLayout(), await createLayout(), await createLayout()];
-    const answers = await Promise.all(
-      ids.map((id) => t.api('POST', `/v1/layouts/${id}/default`)),
-    );
+    const answers = await Promise.all(ids.map((id) => t.api('POST', `/v1/layouts/${id}/default`)));
     expect(answers.map((a) => a.statusCode)).toEqual([204, 204, 204]);
     expect(answers.map((a) => a.body)).toEqual(['', '', '']);
     const now = await defaultIdOf();
@@ -431,9 +429,11 @@ describe("an email step's layout", () => {
     });
     expect(r.statusCode, r.body).toBe(201);
     const steps = r.json().data.steps;
-    expect(steps.map((s: { template: Record<string, unknown> }) => s.template._layoutId)).toEqual(
-      [id, null, undefined],
-    );
+    expect(steps.map((s: { template: Record<string, unknown> }) => s.template._layoutId)).toEqual([
+      id,
+      null,
+      undefined,
+    ]);
     // A PUT sending back what it read keeps it.
     const put = await t.api('PUT', `/v1/workflows/${r.json().data._id}`, {
       body: { steps: steps.map((s: Record<string, unknown>) => ({ ...s })) },
@@ -444,11 +444,15 @@ describe("an email step's layout", () => {
 
   it.each([
     ['a layout of another environment', async () => createLayout({}, asOther()), 'email'],
-    ['a deleted layout', async () => {
-      const id = await createLayout();
-      await t.api('DELETE', `/v1/layouts/${id}`);
-      return id;
-    }, 'email'],
+    [
+      'a deleted layout',
+      async () => {
+        const id = await createLayout();
+        await t.api('DELETE', `/v1/layouts/${id}`);
+        return id;
+      },
+      'email',
+    ],
     ['no layout', async () => newId(), 'email'],
     ['a malformed id', async () => 'nope', 'email'],
   ])('answers 400 for %s, writing nothing', async (_what, make, type) => {
@@ -471,17 +475,19 @@ describe("an email step's layout", () => {
       body: { name: 'SMS', steps: [{ template: { type: 'sms', content: 'C', layoutId: id } }] },
     });
     expect(r.statusCode).toBe(400);
-    expect(r.json().message).toBe(
-      'steps.0.template.layoutId can only be given to an email step',
-    );
+    expect(r.json().message).toBe('steps.0.template.layoutId can only be given to an email step');
     expect(await workflowCount()).toBe(before);
   });
 });
 
 describe('PUT /v1/organizations/branding', () => {
   const brandingNow = async () =>
-    (await t.db.select().from(organizations).where(eq(organizations.id, t.credentials.organizationId)))[0]!
-      .branding;
+    (
+      await t.db
+        .select()
+        .from(organizations)
+        .where(eq(organizations.id, t.credentials.organizationId))
+    )[0]!.branding;
 
   it("replaces the organisation's branding and answers it (a colour without # gets one)", async () => {
     const body = {
@@ -569,7 +575,10 @@ describe('what an email renders in', () => {
       },
     },
     organizations: {
-      brandingOf: async () => ({ name: 'Locadora', branding: { logo: 'https://x/l.png', color: '' } }),
+      brandingOf: async () => ({
+        name: 'Locadora',
+        branding: { logo: 'https://x/l.png', color: '' },
+      }),
     },
   });
   const look = (input: Record<string, string | undefined>) =>

@@ -58,7 +58,8 @@ export interface RenderContext {
 /** What an email step renders in (src/modules/layouts/for-email.ts). */
 export interface EmailLook {
   /** The layout, placing the email's content with `{{{body}}}`; none: the content alone. */
-  layout: { content: string; variables: readonly { name: string; defaultValue?: unknown }[] } | undefined;
+  layout:
+    { content: string; variables: readonly { name: string; defaultValue?: unknown }[] } | undefined;
   /** `branding` in the email's templates. */
   branding: Record<string, unknown>;
   /** Why the layout is not the one named, for the step's execution details. */

@@ -21,7 +21,9 @@ export interface EmailLook {
 
 /** The organisation as an email's branding reads it. */
 export interface BrandingSource {
-  brandingOf(organizationId: string): Promise<{ name: string; branding: Branding | null } | undefined>;
+  brandingOf(
+    organizationId: string,
+  ): Promise<{ name: string; branding: Branding | null } | undefined>;
 }
 
 /**
@@ -62,7 +64,9 @@ export function createEmailLooks(deps: {
       return {
         ...BRANDING_DEFAULTS,
         ...Object.fromEntries(
-          Object.entries(organization?.branding ?? {}).filter(([, v]) => v !== undefined && v !== ''),
+          Object.entries(organization?.branding ?? {}).filter(
+            ([, v]) => v !== undefined && v !== '',
+          ),
         ),
         name: organization?.name ?? '',
       };

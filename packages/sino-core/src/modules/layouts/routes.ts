@@ -90,9 +90,7 @@ export const layoutRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) =>
       },
     },
     async (request) => ({
-      data: layoutAnswer(
-        await layouts.update(env(request), request.params.layoutId, request.body),
-      ),
+      data: layoutAnswer(await layouts.update(env(request), request.params.layoutId, request.body)),
     }),
   );
 
@@ -101,8 +99,7 @@ export const layoutRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) =>
     {
       schema: {
         tags,
-        summary:
-          'Deletes a layout; the default and a layout an email step names cannot be (409)',
+        summary: 'Deletes a layout; the default and a layout an email step names cannot be (409)',
         params: layoutIdParams,
         response: { 204: z.null(), ...serverErrors(404, 409) },
       },

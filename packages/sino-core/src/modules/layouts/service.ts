@@ -118,7 +118,8 @@ export function createLayoutService(deps: {
       const fields: LayoutFields = {
         name: body.name ?? current.name,
         identifier: body.identifier ?? current.identifier,
-        description: body.description === undefined ? current.description : body.description || null,
+        description:
+          body.description === undefined ? current.description : body.description || null,
         content,
         // The content's variables, with the defaults given now, else those kept.
         variables: variablesOf(content, body.variables ?? current.variables),
