@@ -1,12 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { Novu } from '@novu/node';
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import { layouts, organizations, workflows } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
 import { DEFAULT_LAYOUT, DEFAULT_LAYOUT_CONTENT } from '../src/modules/layouts/default-layout.js';
 import { createEmailLooks, withLayoutDefaults } from '../src/modules/layouts/for-email.js';
 import type { Layout } from '../src/modules/layouts/repository.js';
-import { addEnvironment, createSinoTestApp, identityOf, type SinoTestApp } from './harness.js';
+import {
+  addEnvironment,
+  createSinoTestApp,
+  identityOf,
+  listeningUrl,
+  type SinoTestApp,
+} from './harness.js';
 
 /**
  * Email layouts (`/v1/layouts`, decision 046), the layout an email step names, the
@@ -544,6 +551,56 @@ describe('PUT /v1/organizations/branding', () => {
     expect(r.statusCode).toBe(400);
     expect(JSON.stringify(r.json().message)).toContain(message);
     expect(await brandingNow()).toEqual(before);
+  });
+});
+
+describe('through @novu/node 0.24', () => {
+  it('creates, lists, updates, makes default and deletes layouts, and sets the branding', async () => {
+    const novu = new Novu(t.credentials.apiKey, { backendUrl: await listeningUrl(t) });
+    const [standard] = await defaultIdOf();
+    const created = await novu.layouts.create({
+      name: 'From the client',
+      identifier: 'from-the-client',
+      description: 'Made by @novu/node',
+      content: '<div>{{{body}}}</div>',
+    });
+    expect(created.status).toBe(201);
+    const id = created.data.data._id as string;
+    const listed = await novu.layouts.list({ page: 0, pageSize: 1000 });
+    expect(listed.data.totalCount).toBe((await layoutsOf()).length);
+    expect(listed.data.data.map((l: { _id: string }) => l._id)).toContain(id);
+    const updated = await novu.layouts.update(id, { name: 'Renamed by the client' });
+    expect(updated.data.data).toMatchObject({ _id: id, name: 'Renamed by the client' });
+    expect((await novu.layouts.setDefault(id)).status).toBe(204);
+    expect(await defaultIdOf()).toEqual([id]);
+    await novu.layouts.setDefault(standard!);
+    expect((await novu.layouts.delete(id)).status).toBe(204);
+    expect((await t.api('GET', `/v1/layouts/${id}`)).statusCode).toBe(404);
+    const branding = await novu.organizations.updateBranding({
+      logo: 'https://cdn.locadora.example/logo.svg',
+      color: '#123456',
+      fontColor: '#654321',
+      contentBackground: '#ffffff',
+      fontFamily: 'Verdana',
+    });
+    expect(branding.status).toBe(200);
+    expect(branding.data.data).toMatchObject({ color: '#123456', fontFamily: 'Verdana' });
+  });
+
+  it("takes the client's empty form body as none, and still refuses a form with content (415)", async () => {
+    const [standard] = await defaultIdOf();
+    const id = await createLayout();
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const refused = await t.api('POST', `/v1/layouts/${id}/default`, {
+      headers: form,
+      body: 'isDefault=true',
+    });
+    expect(refused.statusCode).toBe(415);
+    expect(await defaultIdOf()).toEqual([standard]);
+    const empty = await t.api('POST', `/v1/layouts/${id}/default`, { headers: form, body: '' });
+    expect(empty.statusCode).toBe(204);
+    expect(await defaultIdOf()).toEqual([id]);
+    await t.api('POST', `/v1/layouts/${standard}/default`);
   });
 });
 
