@@ -3907,6 +3907,809 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/layouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of the environment's layouts, newest first unless orderBy is 1 */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    pageSize?: number;
+                    sortBy?: "createdAt";
+                    orderBy?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _environmentId: string;
+                                _id: string;
+                                _organizationId: string;
+                                /** @enum {string} */
+                                channel: "email";
+                                content: string;
+                                /** @enum {string} */
+                                contentType: "customHtml";
+                                createdAt: string;
+                                description?: string;
+                                identifier: string;
+                                isDefault: boolean;
+                                isDeleted: boolean;
+                                name: string;
+                                updatedAt: string;
+                                variables: {
+                                    defaultValue?: unknown;
+                                    name: string;
+                                    required: boolean;
+                                    /** @enum {string} */
+                                    type: "String" | "Array" | "Boolean";
+                                }[];
+                            }[];
+                            page: number;
+                            pageSize: number;
+                            totalCount: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Creates an email layout (its content must place the email with {{{body}}}) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        content: string;
+                        description?: string | null;
+                        identifier: string;
+                        isDefault?: boolean;
+                        name: string;
+                        variables?: {
+                            defaultValue?: unknown;
+                            name: string;
+                            required?: boolean;
+                            /** @enum {string} */
+                            type?: "String" | "Array" | "Boolean";
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _id: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/layouts/{layoutId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One layout */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    layoutId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _environmentId: string;
+                                _id: string;
+                                _organizationId: string;
+                                /** @enum {string} */
+                                channel: "email";
+                                content: string;
+                                /** @enum {string} */
+                                contentType: "customHtml";
+                                createdAt: string;
+                                description?: string;
+                                identifier: string;
+                                isDefault: boolean;
+                                isDeleted: boolean;
+                                name: string;
+                                updatedAt: string;
+                                variables: {
+                                    defaultValue?: unknown;
+                                    name: string;
+                                    required: boolean;
+                                    /** @enum {string} */
+                                    type: "String" | "Array" | "Boolean";
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Deletes a layout; the default and a layout an email step names cannot be (409) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    layoutId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Changes the fields given of a layout (isDefault: true makes it the default) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    layoutId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        content?: string;
+                        description?: string | null;
+                        identifier?: string;
+                        isDefault?: boolean;
+                        name?: string;
+                        variables?: {
+                            defaultValue?: unknown;
+                            name: string;
+                            required?: boolean;
+                            /** @enum {string} */
+                            type?: "String" | "Array" | "Boolean";
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _environmentId: string;
+                                _id: string;
+                                _organizationId: string;
+                                /** @enum {string} */
+                                channel: "email";
+                                content: string;
+                                /** @enum {string} */
+                                contentType: "customHtml";
+                                createdAt: string;
+                                description?: string;
+                                identifier: string;
+                                isDefault: boolean;
+                                isDeleted: boolean;
+                                name: string;
+                                updatedAt: string;
+                                variables: {
+                                    defaultValue?: unknown;
+                                    name: string;
+                                    required: boolean;
+                                    /** @enum {string} */
+                                    type: "String" | "Array" | "Boolean";
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/layouts/{layoutId}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes the layout the environment's default (the one before stops being it) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    layoutId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/messages": {
         parameters: {
             query?: never;
@@ -4940,6 +5743,7 @@ export interface paths {
                                     template: {
                                         _feedId: string | null;
                                         _id: string;
+                                        _layoutId?: string | null;
                                         actor?: {
                                             data: string | null;
                                             /** @enum {string} */
@@ -5154,6 +5958,7 @@ export interface paths {
                             shouldStopOnFail?: boolean;
                             template: {
                                 _feedId?: string | null;
+                                _layoutId?: string | null;
                                 actor?: {
                                     data?: string | null;
                                     /** @enum {string} */
@@ -5180,6 +5985,7 @@ export interface paths {
                                     type?: "redirect";
                                 } | null;
                                 feedId?: string | null;
+                                layoutId?: string | null;
                                 name?: string | null;
                                 preheader?: string | null;
                                 senderName?: string | null;
@@ -5253,6 +6059,7 @@ export interface paths {
                                     template: {
                                         _feedId: string | null;
                                         _id: string;
+                                        _layoutId?: string | null;
                                         actor?: {
                                             data: string | null;
                                             /** @enum {string} */
@@ -5468,6 +6275,7 @@ export interface paths {
                                     template: {
                                         _feedId: string | null;
                                         _id: string;
+                                        _layoutId?: string | null;
                                         actor?: {
                                             data: string | null;
                                             /** @enum {string} */
@@ -5679,6 +6487,7 @@ export interface paths {
                             shouldStopOnFail?: boolean;
                             template: {
                                 _feedId?: string | null;
+                                _layoutId?: string | null;
                                 actor?: {
                                     data?: string | null;
                                     /** @enum {string} */
@@ -5705,6 +6514,7 @@ export interface paths {
                                     type?: "redirect";
                                 } | null;
                                 feedId?: string | null;
+                                layoutId?: string | null;
                                 name?: string | null;
                                 preheader?: string | null;
                                 senderName?: string | null;
@@ -5778,6 +6588,7 @@ export interface paths {
                                     template: {
                                         _feedId: string | null;
                                         _id: string;
+                                        _layoutId?: string | null;
                                         actor?: {
                                             data: string | null;
                                             /** @enum {string} */
@@ -6119,6 +6930,7 @@ export interface paths {
                                     template: {
                                         _feedId: string | null;
                                         _id: string;
+                                        _layoutId?: string | null;
                                         actor?: {
                                             data: string | null;
                                             /** @enum {string} */
@@ -6366,6 +7178,7 @@ export interface paths {
                                         template: {
                                             _feedId: string | null;
                                             _id: string;
+                                            _layoutId?: string | null;
                                             actor?: {
                                                 data: string | null;
                                                 /** @enum {string} */
@@ -6611,6 +7424,7 @@ export interface paths {
                                         template: {
                                             _feedId: string | null;
                                             _id: string;
+                                            _layoutId?: string | null;
                                             actor?: {
                                                 data: string | null;
                                                 /** @enum {string} */
@@ -6762,6 +7576,152 @@ export interface paths {
             };
         };
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replaces the organization's branding (logo, color, font, font color, content background), which email layouts read */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        color?: string | null;
+                        contentBackground?: string | null;
+                        fontColor?: string | null;
+                        fontFamily?: string | null;
+                        logo?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                color?: string;
+                                contentBackground?: string;
+                                /** @enum {string} */
+                                direction?: "ltr" | "rtl";
+                                fontColor?: string;
+                                fontFamily?: string;
+                                logo?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;
@@ -12709,6 +13669,7 @@ export interface paths {
                                     template: {
                                         _feedId: string | null;
                                         _id: string;
+                                        _layoutId?: string | null;
                                         actor?: {
                                             data: string | null;
                                             /** @enum {string} */
@@ -12920,6 +13881,7 @@ export interface paths {
                             shouldStopOnFail?: boolean;
                             template: {
                                 _feedId?: string | null;
+                                _layoutId?: string | null;
                                 actor?: {
                                     data?: string | null;
                                     /** @enum {string} */
@@ -12946,6 +13908,7 @@ export interface paths {
                                     type?: "redirect";
                                 } | null;
                                 feedId?: string | null;
+                                layoutId?: string | null;
                                 name?: string | null;
                                 preheader?: string | null;
                                 senderName?: string | null;
@@ -13019,6 +13982,7 @@ export interface paths {
                                     template: {
                                         _feedId: string | null;
                                         _id: string;
+                                        _layoutId?: string | null;
                                         actor?: {
                                             data: string | null;
                                             /** @enum {string} */
@@ -13231,6 +14195,7 @@ export interface paths {
                                     template: {
                                         _feedId: string | null;
                                         _id: string;
+                                        _layoutId?: string | null;
                                         actor?: {
                                             data: string | null;
                                             /** @enum {string} */
@@ -13439,6 +14404,7 @@ export interface paths {
                             shouldStopOnFail?: boolean;
                             template: {
                                 _feedId?: string | null;
+                                _layoutId?: string | null;
                                 actor?: {
                                     data?: string | null;
                                     /** @enum {string} */
@@ -13465,6 +14431,7 @@ export interface paths {
                                     type?: "redirect";
                                 } | null;
                                 feedId?: string | null;
+                                layoutId?: string | null;
                                 name?: string | null;
                                 preheader?: string | null;
                                 senderName?: string | null;
@@ -13538,6 +14505,7 @@ export interface paths {
                                     template: {
                                         _feedId: string | null;
                                         _id: string;
+                                        _layoutId?: string | null;
                                         actor?: {
                                             data: string | null;
                                             /** @enum {string} */
@@ -13873,6 +14841,7 @@ export interface paths {
                                     template: {
                                         _feedId: string | null;
                                         _id: string;
+                                        _layoutId?: string | null;
                                         actor?: {
                                             data: string | null;
                                             /** @enum {string} */
@@ -14114,6 +15083,7 @@ export interface components {
             html?: string | null;
             integrationIdentifier?: string | null;
             ipPoolName?: string | null;
+            layoutIdentifier?: string | null;
             replyTo?: string | null;
             senderName?: string | null;
             subject?: string | null;
@@ -14133,6 +15103,7 @@ export interface components {
             html?: string | null;
             integrationIdentifier?: string | null;
             ipPoolName?: string | null;
+            layoutIdentifier?: string | null;
             replyTo?: string | null;
             senderName?: string | null;
             subject?: string | null;

@@ -1,8 +1,14 @@
 import type { DatabaseHandle } from '@locadora/db';
 
 /** What a node keeps copies of, each forgotten as a whole when any node changes it. */
-export type CachedKind = 'workflows' | 'integrations' | 'api-keys';
-const KINDS: ReadonlySet<string> = new Set<CachedKind>(['workflows', 'integrations', 'api-keys']);
+/** `layouts`: an environment's email layouts and its organisation's branding. */
+export type CachedKind = 'workflows' | 'integrations' | 'api-keys' | 'layouts';
+const KINDS: ReadonlySet<string> = new Set<CachedKind>([
+  'workflows',
+  'integrations',
+  'api-keys',
+  'layouts',
+]);
 
 /** The PostgreSQL channel every node of the installation listens on. */
 export const CACHE_CHANNEL = 'sino_caches';

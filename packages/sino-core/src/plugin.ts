@@ -36,6 +36,8 @@ import { notificationGroupRoutes } from './modules/notification-groups/routes.js
 import { consoleAuthRoutes, consolePersonRoutes } from './modules/accounts/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { workflowOverrideRoutes } from './modules/workflow-overrides/routes.js';
+import { layoutRoutes } from './modules/layouts/routes.js';
+import { organizationBrandingRoutes } from './modules/organizations/branding-routes.js';
 import { environmentMessageRoutes } from './modules/messages/environment-routes.js';
 import { activityRoutes } from './modules/activity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
@@ -90,6 +92,8 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(feedRoutes, ctx);
     await server.register(notificationGroupRoutes, ctx);
     await server.register(workflowOverrideRoutes, ctx);
+    await server.register(layoutRoutes, ctx);
+    await server.register(organizationBrandingRoutes, ctx);
     await server.register(subscriberPreferenceRoutes, ctx);
     await server.register(serverMessageRoutes, ctx);
     await server.register(eventRoutes, ctx);

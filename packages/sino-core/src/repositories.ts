@@ -6,6 +6,8 @@ import { createIdentityRepository } from './modules/identity/repository.js';
 import { createIntegrationRepository } from './modules/integrations/repository.js';
 import { createMessageRepository } from './modules/messages/repository.js';
 import { createNotificationGroupRepository } from './modules/notification-groups/repository.js';
+import { createLayoutRepository } from './modules/layouts/repository.js';
+import { createOrganizationRepository } from './modules/organizations/repository.js';
 import { createRetentionRepository } from './modules/messages/retention-repository.js';
 import { createPreferenceRepository } from './modules/preferences/repository.js';
 import { createErasureRepository } from './modules/subscribers/erasure-repository.js';
@@ -55,8 +57,10 @@ export function createRepositories(db: Database, secrets: RepositorySecrets) {
     feeds: createFeedRepository(db),
     identity: createIdentityRepository(db),
     integrations: createIntegrationRepository(db),
+    layouts: createLayoutRepository(db),
     messages: createMessageRepository(db),
     notificationGroups: createNotificationGroupRepository(db),
+    organizations: createOrganizationRepository(db),
     preferences: createPreferenceRepository(db),
     retention: createRetentionRepository(db),
     subscribers: createSubscriberRepository(db, tombstones),

@@ -21,6 +21,9 @@ import { createSessionService } from './modules/widget/session-service.js';
 import { createFeedService, createWorkflowService } from './modules/workflows/service.js';
 import { createNotificationGroupService } from './modules/notification-groups/service.js';
 import { createWorkflowOverrideService } from './modules/workflow-overrides/service.js';
+import { createLayoutService } from './modules/layouts/service.js';
+import { createEmailLooks } from './modules/layouts/for-email.js';
+import { createOrganizationService } from './modules/organizations/service.js';
 import { createPreferenceService } from './modules/preferences/service.js';
 import { createMessageService } from './modules/messages/service.js';
 import { createMessageRetention } from './modules/messages/retention.js';
@@ -126,6 +129,7 @@ export function createSinoServices(
     feeds: repositories.feeds,
     groups: repositories.notificationGroups,
     identity: repositories.identity,
+    layouts: repositories.layouts,
     changed: () => caches.changed('workflows'),
   });
   const feeds = createFeedService({ feeds: repositories.feeds });
@@ -134,6 +138,20 @@ export function createSinoServices(
   });
   const workflowOverrides = createWorkflowOverrideService({
     overrides: repositories.workflowOverrides,
+  });
+  // Email layouts and the organisation's branding, which every email reads (decision 046).
+  const emailLooks = createEmailLooks({
+    layouts: repositories.layouts,
+    organizations: repositories.organizations,
+  });
+  caches.on('layouts', () => emailLooks.invalidate());
+  const layouts = createLayoutService({
+    layouts: repositories.layouts,
+    changed: () => caches.changed('layouts'),
+  });
+  const organizations = createOrganizationService({
+    organizations: repositories.organizations,
+    changed: () => caches.changed('layouts'),
   });
   const preferences = createPreferenceService({
     repo: repositories.preferences,
@@ -185,6 +203,7 @@ export function createSinoServices(
     subscribers,
     messages,
     workflowCache,
+    emailLooks,
     // Workflow webhook filters: the allow-list, and no operator URL trusted (decision 024).
     egress: new EgressPolicy({ allowedNetworks: options.delivery?.allowedNetworks }),
     log,
@@ -239,6 +258,8 @@ export function createSinoServices(
     feeds,
     notificationGroups,
     workflowOverrides,
+    layouts,
+    organizations,
     preferences,
   };
 }

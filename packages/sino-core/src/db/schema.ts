@@ -383,6 +383,52 @@ export const notificationGroups = sino.table(
   (t) => [index('notification_groups_environment').on(t.environmentId, t.createdAt, t.id)],
 );
 
+/** A variable a layout reads (Novu's `ITemplateVariable`), with its default and whether required. */
+export interface LayoutVariable {
+  name: string;
+  type: 'String' | 'Array' | 'Boolean';
+  required: boolean;
+  defaultValue?: unknown;
+}
+
+/**
+ * Email layouts (Novu's `layouts`): HTML around an email step's content, which it places with
+ * `{{{body}}}`. At most one live default per environment (the partial unique index; the service
+ * keeps one there), identifiers unique among live layouts; deleted ones are kept, soft.
+ */
+export const layouts = sino.table(
+  'layouts',
+  {
+    id: id(),
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    organizationId: ref('organization_id').notNull(),
+    name: text('name').notNull(),
+    identifier: text('identifier').notNull(),
+    description: text('description'),
+    content: text('content').notNull(),
+    variables: jsonb('variables')
+      .$type<LayoutVariable[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: at('deleted_at'),
+  },
+  (t) => [
+    uniqueIndex('layouts_environment_identifier')
+      .on(t.environmentId, t.identifier)
+      .where(sql`${t.deletedAt} is null`),
+    uniqueIndex('layouts_environment_default')
+      .on(t.environmentId)
+      .where(sql`${t.isDefault} and ${t.deletedAt} is null`),
+    index('layouts_environment').on(t.environmentId, t.createdAt, t.id),
+    check('layouts_default_is_live', sql`not (${t.isDefault} and ${t.deletedAt} is not null)`),
+  ],
+);
+
 /** Default channel switches of a workflow (Novu's `preferenceSettings`). */
 export type ChannelSwitches = Record<Channel, boolean>;
 
@@ -502,6 +548,8 @@ export interface StepTemplate {
     };
   };
   actor?: { type: ActorType; data?: string | null };
+  /** Email steps: the layout (`layouts.id`) it renders in; none: the environment's default. */
+  layoutId?: string;
 }
 
 /** One condition group of a step filter (Novu's `StepFilter`). */

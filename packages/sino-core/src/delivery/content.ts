@@ -7,6 +7,12 @@ import type { Attachment } from '@sino/providers';
 export function withPreheader(html: string, preheader: string | undefined): string {
   if (!preheader) return html;
   const hidden = `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all" aria-hidden="true">${escapeHtml(preheader)}</div>`;
+  // A whole document (an email in its layout): first thing in its body.
+  const body = /<body\b[^<>]*>/i.exec(html);
+  if (body) {
+    const at = body.index + body[0].length;
+    return `${html.slice(0, at)}${hidden}${html.slice(at)}`;
+  }
   return `${hidden}${html}`;
 }
 

@@ -52,6 +52,15 @@ export function chosenIntegration(
   return given(overrides[channel]?.integrationIdentifier);
 }
 
+/**
+ * The layout the trigger names for its email steps, by identifier: `overrides.email`'s, else
+ * Novu 0.24's top-level `overrides.layoutIdentifier`.
+ */
+export function layoutOverride(stored: unknown): string | undefined {
+  const { overrides } = readOverrides(stored);
+  return given(overrides.email?.layoutIdentifier) ?? given(overrides.layoutIdentifier);
+}
+
 /** `overrides.email` with the provider's own overrides over it. */
 export const emailOverridesFor = (overrides: TriggerOverrides, providerId: string) =>
   ({ ...objectOf(overrides.email), ...objectOf(overrides[providerId]) }) as EmailOverride;

@@ -22,6 +22,7 @@ import {
 import {
   isErasedRecipient,
   type DeliveryPort,
+  type EmailLook,
   type EngineQueue,
   type EngineTask,
   type ErasedRecipient,
@@ -33,6 +34,7 @@ import {
   type RetrySchedule,
 } from './ports.js';
 import { nextTimedRun } from './schedule.js';
+import { withLayoutDefaults } from '../modules/layouts/for-email.js';
 import { IN_APP_PROVIDER, type SinoMetrics } from '../observability/metrics.js';
 import { inSpan } from '../observability/tracing.js';
 
@@ -67,6 +69,11 @@ export interface EngineDeps {
     tenantPreferences?: ChannelSwitches | null | undefined;
   }): Promise<PreferenceOutcome>;
   createInAppMessage(input: InAppMessageInput): Promise<void>;
+  /**
+   * The layout and branding an email step renders in (decision 046); absent, emails render
+   * their content alone.
+   */
+  emailLook?(job: Job, template: StepTemplate): Promise<EmailLook>;
   /** Email, SMS, chat and push providers; absent, those steps fail with "no delivery". */
   delivery?: DeliveryPort | undefined;
   /** When failed deliveries are tried again. */
@@ -361,12 +368,15 @@ export function createEngine(deps: EngineDeps) {
 
   /**
    * The template context of a step: payload at the top, plus subscriber, step and the tenant
-   * the trigger named (its identifier, name and data as the trigger found them).
+   * the trigger named (its identifier, name and data as the trigger found them), and for an
+   * email its layout's look (branding).
    */
-  function contextOf(job: Job, subscriber: Subscriber): RenderContext {
+  function contextOf(job: Job, subscriber: Subscriber, look?: EmailLook): RenderContext {
     const events = job.digest?.events ?? [];
     return {
-      payload: job.payload,
+      // A layout's variable defaults fill what the payload lacks, for the content too.
+      payload: look?.layout ? withLayoutDefaults(job.payload, look.layout.variables) : job.payload,
+      ...(look && { branding: look.branding }),
       subscriber: subscriberView(subscriber),
       step: job.digest
         ? { digest: true, events, total_count: events.length }
@@ -423,14 +433,32 @@ export function createEngine(deps: EngineDeps) {
       return 'skipped';
     }
     const template: StepTemplate = step.template;
-    const context = contextOf(job, subscriber);
+    let look: EmailLook | undefined;
+    if (channel === 'email' && deps.emailLook) {
+      look = await deps.emailLook(job, template);
+      if (look.warning && job.attempts === 0)
+        await detail(job, { detail: look.warning, status: 'Warning' });
+    }
+    const context = contextOf(job, subscriber, look);
     let content: string;
     let subject: string | undefined;
+    let preheader: string | undefined;
     try {
       const html = channel === 'email' || channel === 'in_app';
       content = deps.render(template.content ?? '', context, html ? 'html' : 'text');
       subject =
         template.subject === undefined ? undefined : deps.render(template.subject, context, 'text');
+      preheader = renderOptional(template.preheader, context);
+      if (look?.layout) {
+        // The email inside its layout: `{{{body}}}` is the content, beside the subject and
+        // preheader as rendered.
+        const placed = { ...context.payload, subject: subject ?? '', preheader: preheader ?? '' };
+        content = deps.render(
+          look.layout.content,
+          { ...context, payload: { ...placed, body: content } },
+          'html',
+        );
+      }
     } catch (error) {
       await detail(job, {
         code: EXECUTION_CODES.SYNTAX_ERROR_IN_EMAIL_EDITOR,
@@ -483,7 +511,7 @@ export function createEngine(deps: EngineDeps) {
       rendered: {
         content,
         subject,
-        preheader: renderOptional(template.preheader, context),
+        preheader,
         senderName: renderOptional(template.senderName, context),
         title: renderOptional(template.title, context),
       },

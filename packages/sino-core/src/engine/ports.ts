@@ -57,7 +57,20 @@ export interface RenderContext {
   payload: Record<string, unknown>;
   subscriber: Record<string, unknown>;
   step: Record<string, unknown>;
+  /** Email steps: the organisation's branding. */
+  branding?: Record<string, unknown> | undefined;
   tenant?: Record<string, unknown> | undefined;
+}
+
+/** What an email step renders in (src/modules/layouts/for-email.ts). */
+export interface EmailLook {
+  /** The layout, placing the email's content with `{{{body}}}`; none: the content alone. */
+  layout:
+    { content: string; variables: readonly { name: string; defaultValue?: unknown }[] } | undefined;
+  /** `branding` in the email's templates. */
+  branding: Record<string, unknown>;
+  /** Why the layout is not the one named, for the step's execution details. */
+  warning?: string | undefined;
 }
 
 /** An in-app message the engine asks to create (and to push over the socket). */

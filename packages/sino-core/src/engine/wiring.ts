@@ -13,6 +13,8 @@ import { createEngine, subscriberView } from './engine.js';
 import { createRecipientResolver } from './recipients.js';
 import { withSetStatements } from './sets.js';
 import type { WorkflowCache } from './workflow-cache.js';
+import type { EmailLooks } from '../modules/layouts/for-email.js';
+import { layoutOverride } from '../delivery/overrides.js';
 import type { DeliveryPort, EngineQueue, RetrySchedule } from './ports.js';
 import type { SinoMetrics } from '../observability/metrics.js';
 
@@ -34,6 +36,8 @@ export function createWorkflowEngine(deps: {
   messages: MessageService;
   /** Workflows as the engine reads them; the workflow service clears it on every write. */
   workflowCache: WorkflowCache;
+  /** Email layouts and branding; absent, emails render their content alone. */
+  emailLooks?: EmailLooks | undefined;
   /** Where workflow webhook filters may connect (decision 024). */
   egress: EgressPolicy;
   log: Log;
@@ -107,6 +111,15 @@ export function createWorkflowEngine(deps: {
     createInAppMessage: async (input) => {
       await deps.messages.deliverInApp(input);
     },
+    ...(deps.emailLooks && {
+      emailLook: (job, template) =>
+        deps.emailLooks!.lookFor({
+          environmentId: job.environmentId,
+          organizationId: job.organizationId,
+          layoutId: template.layoutId,
+          layoutIdentifier: layoutOverride(job.overrides),
+        }),
+    }),
     delivery: deps.delivery,
     retries: deps.retries,
     metrics: deps.metrics,

@@ -71,6 +71,8 @@ export const emailOverride = z
     html: z.string().nullish(),
     customData: record.nullish(),
     ipPoolName: line(200).nullish(),
+    /** The layout (by identifier) to render in instead of the step's (channel key only). */
+    layoutIdentifier: identifier.nullish(),
   })
   .meta({
     id: 'TriggerEmailOverride',
@@ -238,7 +240,7 @@ export const triggerOverrides = z
     email: emailOverride.nullish(),
     sms: smsOverride.nullish(),
     chat: chatOverride.nullish(),
-    /** Accepted and kept; not applied yet (layouts come with their own change). */
+    /** Novu 0.24's place of the layout override; `email.layoutIdentifier` wins (decision 046). */
     layoutIdentifier: identifier.nullish(),
     ...Object.fromEntries(emailProviders.map((p) => [p.id, emailOverride.nullish()])),
     ...Object.fromEntries(smsProviders.map((p) => [p.id, smsOverride.nullish()])),

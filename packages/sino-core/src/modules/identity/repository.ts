@@ -4,10 +4,12 @@ import {
   apiKeys,
   environments,
   integrations,
+  layouts,
   notificationGroups,
   organizations,
 } from '../../db/schema.js';
 import { DEFAULT_GROUP_NAME } from '../notification-groups/repository.js';
+import { DEFAULT_LAYOUT } from '../layouts/default-layout.js';
 import { newId } from '../../ids.js';
 
 export type Environment = typeof environments.$inferSelect;
@@ -241,6 +243,12 @@ export function createIdentityRepository(db: Database) {
       await db
         .insert(notificationGroups)
         .values({ id: newId(), environmentId, organizationId, name: DEFAULT_GROUP_NAME });
+    },
+    /** A new environment's default email layout (src/modules/layouts/default-layout.ts). */
+    async addDefaultLayout(environmentId: string, organizationId: string): Promise<void> {
+      await db
+        .insert(layouts)
+        .values({ id: newId(), environmentId, organizationId, ...DEFAULT_LAYOUT, isDefault: true });
     },
     /** Turns the subscriber-hash requirement on for the environment's in-app integrations. */
     async requireInAppHmac(environmentId: string): Promise<void> {

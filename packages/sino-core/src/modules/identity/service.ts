@@ -123,8 +123,8 @@ export function createIdentityService(deps: {
     },
 
     /**
-     * An environment with its active in-app integration and its "General" workflow group (API
-     * keys are added apart).
+     * An environment with its active in-app integration, its "General" workflow group and its
+     * default email layout (API keys are added apart).
      */
     async createEnvironment(
       input: NewEnvironment,
@@ -141,6 +141,7 @@ export function createIdentityService(deps: {
         hmac: requiresSubscriberHash,
       });
       await repo.addDefaultGroup(environment.id, input.organizationId);
+      await repo.addDefaultLayout(environment.id, input.organizationId);
       return { ...environment, requiresSubscriberHash };
     },
 

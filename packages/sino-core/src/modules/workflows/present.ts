@@ -26,7 +26,7 @@ export function workflowTriggers({
 
 /** A step as Novu answers it: its message template inline, `_parentId` the step before it. */
 export function stepAnswer(step: WorkflowStep, previous: WorkflowStep | undefined) {
-  const { feedId, actor, ...template } = step.template;
+  const { feedId, actor, layoutId, ...template } = step.template;
   return {
     _id: step.id,
     _templateId: step.id,
@@ -43,6 +43,7 @@ export function stepAnswer(step: WorkflowStep, previous: WorkflowStep | undefine
       type: step.type,
       content: template.content ?? '',
       _feedId: feedId ?? null,
+      ...(step.type === 'email' && { _layoutId: layoutId ?? null }),
       ...(actor && { actor: { type: actor.type, data: actor.data ?? null } }),
     },
   };

@@ -151,6 +151,9 @@ export const stepTemplate = z.object({
   /** The feed's `_id` (Novu's input name); `_feedId` (its output name) is read back too. */
   feedId: z.string().max(100).nullish(),
   _feedId: z.string().max(100).nullish(),
+  /** Email steps: the layout's `_id` (Novu's input name); `_layoutId` is read back too. */
+  layoutId: z.string().max(100).nullish(),
+  _layoutId: z.string().max(100).nullish(),
   cta: cta.nullish(),
   actor: z.object({ type: z.enum(ACTOR_TYPES), data: z.string().max(2000).nullish() }).nullish(),
 });
@@ -319,6 +322,8 @@ export const stepAnswer = z.object({
     senderName: z.string().optional(),
     preheader: z.string().optional(),
     _feedId: z.string().nullable(),
+    /** Email steps: the layout named; null, the environment's default when sent. */
+    _layoutId: z.string().nullable().optional(),
     cta: z.record(z.string(), z.unknown()).optional(),
     actor: z.object({ type: z.enum(ACTOR_TYPES), data: z.string().nullable() }).optional(),
   }),

@@ -12,6 +12,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import type { IdentityRepository } from '../identity/repository.js';
 import type { NotificationGroupRepository } from '../notification-groups/repository.js';
+import type { LayoutRepository } from '../layouts/repository.js';
 import type { DefinedWorkflow } from './define.js';
 import type {
   FeedRepository,
@@ -42,6 +43,10 @@ interface PlannedStep {
   feedId: string | null;
 }
 
+/** The layout an email step names (`layoutId`, or Novu's answer name `_layoutId`). */
+const layoutIdOf = (step: StepInput) =>
+  step.template.layoutId || step.template._layoutId || undefined;
+
 /** What `upsertCodeWorkflows` did with each spec. */
 export interface CodeWorkflowResult {
   identifier: string;
@@ -69,6 +74,7 @@ function stepTemplate(input: StepInput, feedId: string | null): StepTemplate {
     senderName: t.senderName ?? undefined,
     preheader: t.preheader ?? undefined,
     feedId: feedId ?? undefined,
+    layoutId: t.type === 'email' ? layoutIdOf(input) : undefined,
     cta: t.cta
       ? compact({ type: 'redirect' as const, data: compact(t.cta.data), action: t.cta.action })
       : undefined,
@@ -172,6 +178,8 @@ export function createWorkflowService(deps: {
   feeds: FeedRepository;
   groups: Pick<NotificationGroupRepository, 'byId' | 'defaultOf'>;
   identity: Pick<IdentityRepository, 'environment'>;
+  /** Checks the layouts email steps name (absent: no step may name one). */
+  layouts?: Pick<LayoutRepository, 'existing'>;
   /**
    * Told after every write of a workflow (the engine's caches of workflows, on every node), and
    * awaited: the write's answer comes once every node has been told.
@@ -200,6 +208,25 @@ export function createWorkflowService(deps: {
       }
     });
     return ids;
+  }
+
+  /** Refuses a step naming a layout that is not a live layout of the environment (decision 046). */
+  async function checkStepLayouts(environmentId: string, steps: StepInput[]) {
+    const named = steps.map(layoutIdOf);
+    if (named.every((id) => id === undefined)) return;
+    const found = await (deps.layouts?.existing(
+      environmentId,
+      named.filter((id): id is string => id !== undefined),
+    ) ?? new Set<string>());
+    named.forEach((id, i) => {
+      if (id === undefined) return;
+      if (steps[i]!.template.type !== 'email')
+        throw badRequest(`steps.${i}.template.layoutId can only be given to an email step`);
+      if (!found.has(id))
+        throw badRequest(
+          `steps.${i}.template.layoutId must be the _id of a layout of this environment`,
+        );
+    });
   }
 
   /** The group named, checked to be the environment's; the default one when none is named. */
@@ -239,6 +266,7 @@ export function createWorkflowService(deps: {
         identifier = await deriveIdentifier(env.id, body.name);
       }
       const feedIds = await stepFeeds(env.id, body.steps);
+      await checkStepLayouts(env.id, body.steps);
       const notificationGroupId = await groupFor(env, body.notificationGroupId);
       const steps = placeSteps(
         body.steps.map((input, i) => ({ keepId: null, input, feedId: feedIds[i] ?? null })),
@@ -298,6 +326,7 @@ export function createWorkflowService(deps: {
       let steps: NewStep[] | undefined;
       if (body.steps) {
         const feedIds = await stepFeeds(env.id, body.steps);
+        await checkStepLayouts(env.id, body.steps);
         steps = placeSteps(
           body.steps.map((input, i) => ({
             keepId: input._id || input._templateId || null,
