@@ -12,11 +12,16 @@ import {
 } from 'fastify-type-provider-zod';
 import type { DatabaseHandle, Migrations } from '@locadora/db';
 import { migracoesLocadora, semearDados } from '@locadora/api';
-import { sinoApi, sinoMigrations, type DevelopmentCredentials } from '@sino/core';
+import {
+  sinoApi,
+  sinoMigrations,
+  type AdminCredentials,
+  type DevelopmentCredentials,
+} from '@sino/core';
 import { createSinoClient, type SinoClient } from '@sino/client';
 import type { Configuracao } from './configuracao.js';
 import { segredosDoDiretorio, type Segredos } from './segredos.js';
-import { guardarCredenciaisSino, type Terminal } from './credenciais-sino.js';
+import { guardarAdminsSino, guardarCredenciaisSino, type Terminal } from './credenciais-sino.js';
 import { chaveSinoDoDiretorio, clienteSinoLocal, exigirHashDoAssinante } from './sino-local.js';
 import { opcoesDeRegistro } from './registro.js';
 import { rotaDeSaude } from './saude.js';
@@ -49,6 +54,8 @@ export interface OpcoesDoApp {
    * are shown on `terminal` and written to `<DATA_DIR>/sino-development.json`.
    */
   aoCriarCredenciaisSino?: (credenciais: DevelopmentCredentials) => void;
+  /** Tests: the console admins made (instead of the data folder's file and the terminal). */
+  aoCriarAdminsSino?: (admins: AdminCredentials[]) => void;
   /** The operator's terminal: the only place the first start shows Sino's API key. */
   terminal?: Terminal;
   /** Prefix of Sino's queue keys in Redis, `sino` by default (tests use their own). */
@@ -138,6 +145,10 @@ export async function construirApp(
         else if (config.SINO_API_KEY)
           app.log.info('Sino: first organisation created with SINO_API_KEY');
         else guardarCredenciaisSino(config.DATA_DIR, c, app.log, opcoes.terminal);
+      },
+      aoCriarAdmins(admins) {
+        if (opcoes.aoCriarAdminsSino) opcoes.aoCriarAdminsSino(admins);
+        else guardarAdminsSino(config.DATA_DIR, admins, app.log, opcoes.terminal);
       },
     });
   }

@@ -123,6 +123,20 @@ export const esquemaDeConfiguracao = z.object({
   SINO_ENCRYPTION_KEYS_PREVIOUS: segredosAnteriores(),
   /** Key of Sino's server API Locadora uses; the first start's key in the data folder otherwise. */
   SINO_API_KEY: z.string().min(32, { error: 'must have at least 32 characters' }).optional(),
+  /**
+   * The e-mail of the admin account the first start gives Sino's organization (also the first
+   * start after an upgrade from before console accounts), who signs in to the console.
+   */
+  SINO_ADMIN_EMAIL: z
+    .string()
+    .trim()
+    .pipe(z.email({ error: 'must be an email address' }))
+    .default('admin@sino.localhost'),
+  /**
+   * That admin's password; generated when unset, shown once on the terminal and kept in
+   * `DATA_DIR/sino-admin.json` (mode 600). Never logged.
+   */
+  SINO_ADMIN_PASSWORD: z.string().min(12, { error: 'must have at least 12 characters' }).optional(),
   /** Name of the organization the first start creates in Sino. */
   SINO_ORGANIZATION_NAME: z.string().min(1).default('Locadora'),
   /** Server-API requests per second per Sino environment (Novu's business-tier limits). */

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DevelopmentCredentials } from '@sino/core';
+import type { AdminCredentials, DevelopmentCredentials } from '@sino/core';
 
 /** Writes text straight to the operator's terminal, outside the log stream. */
 export type Terminal = (texto: string) => void;
@@ -66,4 +66,43 @@ function avisoDoPrimeiroInicio(c: DevelopmentCredentials, arquivo: string): stri
     '',
     '',
   ].join('\n');
+}
+
+/**
+ * The admin accounts a start made for Sino's console (the first start, or the first after an
+ * upgrade): a generated password is written to `<dataDir>/sino-admin.json` (mode 600) and
+ * shown once on the terminal; the log says which address and where, never the password.
+ */
+export function guardarAdminsSino(
+  dataDir: string,
+  admins: AdminCredentials[],
+  log: FastifyBaseLogger,
+  terminal: Terminal | undefined,
+): void {
+  for (const admin of admins) {
+    if (admin.password === undefined) {
+      log.info({ email: admin.email }, 'Sino: console admin created with SINO_ADMIN_PASSWORD');
+      continue;
+    }
+    const arquivo = join(dataDir, 'sino-admin.json');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(arquivo, `${JSON.stringify(admin, null, 2)}\n`, { mode: 0o600 });
+    terminal?.(
+      [
+        '',
+        "Sino: the console's admin account was created.",
+        `  E-mail:   ${admin.email}`,
+        `  Password: ${admin.password}`,
+        `  The password is shown only now; it is kept in ${arquivo} (mode 600). Change it after signing in.`,
+        '',
+        '',
+      ].join('\n'),
+    );
+    log.info(
+      { email: admin.email, arquivo },
+      terminal
+        ? 'Sino: console admin created; its password was shown once on the terminal and is kept in the file'
+        : 'Sino: console admin created; its password is kept in the file (no terminal to show it on)',
+    );
+  }
 }

@@ -149,6 +149,12 @@ export async function criarAppDeTeste(
     },
     conferirRespostas: true,
     aoCriarCredenciaisSino: (c) => (sino = c),
+    // The console admin's generated password: a secret of the run, never in a log line.
+    aoCriarAdminsSino: (admins) =>
+      registroDaExecucao.knownSecrets(
+        'senha do admin do Sino',
+        admins.map((a) => a.password),
+      ),
     ...(opcoes.agora && { agora: opcoes.agora }),
     ...(opcoes.prefixoDaFilaSino && { prefixoDaFilaSino: opcoes.prefixoDaFilaSino }),
   }).catch(async (erro: unknown) => {

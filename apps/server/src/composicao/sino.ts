@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   describeUnopened,
   sinoCore,
+  type AdminCredentials,
   type DevelopmentCredentials,
   type ResealReport,
   type SinoMetrics,
@@ -34,6 +35,8 @@ export interface OpcoesDoSino {
   metricas?: SinoMetrics | undefined;
   /** Receives the credentials of the organisation a first start creates (once). */
   aoCriarCredenciais(credenciais: DevelopmentCredentials): void;
+  /** The console admins this start made (their generated passwords, shown once). */
+  aoCriarAdmins(admins: AdminCredentials[]): void;
 }
 
 /**
@@ -44,7 +47,10 @@ export interface OpcoesDoSino {
  * installation (and a Locadora elsewhere) already knows it.
  */
 export const sinoDaInstalacao = fp<OpcoesDoSino>(
-  async (app, { banco, config, papeis, segredos, prefixoDaFila, metricas, aoCriarCredenciais }) => {
+  async (
+    app,
+    { banco, config, papeis, segredos, prefixoDaFila, metricas, aoCriarCredenciais, aoCriarAdmins },
+  ) => {
     await app.register(sinoCore, {
       db: banco.db,
       database: banco,
@@ -83,13 +89,20 @@ export const sinoDaInstalacao = fp<OpcoesDoSino>(
       app.log.warn(
         `ROLE=${config.ROLE} without REDIS_URL: this process holds no sockets and has no way to the ones that do, so its socket events reach nobody (widgets see them when they next read their feed)`,
       );
-    const credenciais = await banco.exclusive(TRAVAS.inicioDoSino, () =>
-      app.sino.identity.bootstrapDevelopment(config.SINO_ORGANIZATION_NAME, {
+    const { credenciais, admins } = await banco.exclusive(TRAVAS.inicioDoSino, async () => ({
+      credenciais: await app.sino.identity.bootstrapDevelopment(config.SINO_ORGANIZATION_NAME, {
         requireSubscriberHash: true,
         apiKey: config.SINO_API_KEY,
       }),
-    );
+      // Each organization without an admin gets one: the first start, and the first start
+      // after an upgrade from before console accounts.
+      admins: await app.sino.accounts.ensureAdmins({
+        email: config.SINO_ADMIN_EMAIL,
+        password: config.SINO_ADMIN_PASSWORD,
+      }),
+    }));
     if (credenciais) aoCriarCredenciais(credenciais);
+    if (admins.length > 0) aoCriarAdmins(admins);
     // A rotation of SINO_ENCRYPTION_KEY: what the previous keys sealed is sealed again under
     // the current one, by one process at a time (the workers' roles), before serving.
     if (papeis.worker)

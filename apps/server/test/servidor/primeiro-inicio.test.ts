@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,35 @@ describe("Sino's first start", () => {
     });
   });
 
+  it("makes the console's admin: its password shown once on the terminal, kept in a file of mode 600, never logged", async () => {
+    const arquivo = join(pasta, 'sino-admin.json');
+    const admin = JSON.parse(readFileSync(arquivo, 'utf8')) as { email: string; password: string };
+    expect(admin.email).toBe('admin@sino.localhost');
+    expect(admin.password.length).toBeGreaterThanOrEqual(24);
+    expect(statSync(arquivo).mode & 0o777).toBe(0o600);
+    expect(terminal.join('').split(admin.password)).toHaveLength(2);
+    expect(logs.join('\n')).not.toContain(admin.password);
+    const criacao = logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => String(l.msg).startsWith('Sino: console admin created'));
+    expect(criacao).toMatchObject({ email: admin.email, arquivo });
+    // The admin signs in, and is the organization's admin.
+    const entrada = await primeiro.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { email: admin.email, password: admin.password },
+    });
+    expect(entrada.statusCode, entrada.body).toBe(200);
+    const eu = await primeiro.inject({
+      method: 'GET',
+      url: '/v1/users/me',
+      headers: {
+        authorization: `Bearer ${entrada.json<{ data: { token: string } }>().data.token}`,
+      },
+    });
+    expect(eu.json<{ data: { role: string } }>().data.role).toBe('admin');
+  });
+
   it('says that widget sessions require the subscriber hash, and how it is made', () => {
     expect(terminal.join('')).toContain(
       'Widget sessions require subscriberHash = hex(HMAC-SHA256(API key, subscriberId))',
@@ -111,5 +140,34 @@ describe("Locadora's environment", () => {
     expect((await iniciarSessao(primeiro, 'cliente-2', hashDe('cliente-2'))).statusCode).toBe(201);
     expect(terminal.length).toBe(jaImpresso);
     expect(logs.join('\n')).not.toContain(credenciais.apiKey);
+  });
+
+  it('from before console accounts, gets its admin at the first start after the upgrade, once', async () => {
+    await primeiro.close();
+    // A data folder from before people: no account, no member.
+    const banco = await openDatabase({ dataDir: join(pasta, 'pglite') });
+    await banco.db.execute(sql`delete from sino.members`);
+    await banco.db.execute(sql`delete from sino.users`);
+    await banco.close();
+    const jaImpresso = terminal.length;
+
+    primeiro = await iniciar();
+    expect(terminal.length).toBe(jaImpresso + 1);
+    const admin = JSON.parse(readFileSync(join(pasta, 'sino-admin.json'), 'utf8')) as {
+      email: string;
+      password: string;
+    };
+    expect(terminal.at(-1)).toContain(admin.password);
+    const entrada = await primeiro.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { email: admin.email, password: admin.password },
+    });
+    expect(entrada.statusCode).toBe(200);
+
+    // The next start makes nobody and prints nothing.
+    await primeiro.close();
+    primeiro = await iniciar();
+    expect(terminal.length).toBe(jaImpresso + 1);
   });
 });

@@ -36,7 +36,9 @@ export function createGuards(deps: {
       const [scheme, credential] = (request.headers.authorization ?? '').split(' ');
       if (scheme === 'Bearer' && credential) {
         const context = await deps.accounts.contextOf(credential);
-        if (!context) throw unauthorized('Your session has ended: sign in again');
+        // Not a console token at all: as Sino answered before there were any.
+        if (context === undefined) throw unauthorized('API Key not found');
+        if (context === null) throw unauthorized('Your session has ended: sign in again');
         request.environment = context.environment;
         request.actor = {
           type: 'user',

@@ -154,8 +154,14 @@ export function createAccountService(deps: {
       await accounts.revokeByRefresh(sha256(refreshToken));
     },
 
-    /** What a console access token opens now, or undefined (forged, expired, revoked, left). */
-    async contextOf(token: string): Promise<(ConsoleContext & { sessionId: string }) | undefined> {
+    /**
+     * What a console access token opens now; `undefined` for what is no console token (forged,
+     * expired, malformed, another audience's), `null` for a genuine one whose session ended or
+     * whose person left the organization.
+     */
+    async contextOf(
+      token: string,
+    ): Promise<(ConsoleContext & { sessionId: string }) | null | undefined> {
       const claims = await keys.verify(token, CONSOLE_AUDIENCE);
       if (!claims) return undefined;
       const { sid, org, env, sub } = claims;
@@ -166,7 +172,7 @@ export function createAccountService(deps: {
         organizationId: org as string,
         environmentId: env as string,
       });
-      return context && { ...context, sessionId: sid as string };
+      return context ? { ...context, sessionId: sid as string } : null;
     },
 
     /** A token for another environment of the organization (the console's switch). */
