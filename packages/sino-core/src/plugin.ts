@@ -35,6 +35,7 @@ import { environmentRoutes } from './modules/environments/routes.js';
 import { notificationGroupRoutes } from './modules/notification-groups/routes.js';
 import { consoleAuthRoutes, consolePersonRoutes } from './modules/accounts/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
+import { organizationRoutes } from './modules/organizations/routes.js';
 import { workflowOverrideRoutes } from './modules/workflow-overrides/routes.js';
 import { layoutRoutes } from './modules/layouts/routes.js';
 import { organizationBrandingRoutes } from './modules/organizations/branding-routes.js';
@@ -105,6 +106,7 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(inboundParseRoutes, ctx);
     await server.register(consolePersonRoutes, ctx);
     await server.register(auditRoutes, ctx);
+    await server.register(organizationRoutes, ctx);
   });
 
   // Providers' delivery webhooks: authenticated by their signatures, not by an API key.

@@ -194,6 +194,15 @@ export function createAccountService(deps: {
     },
 
     organizationsOf: (userId: string) => accounts.organizationsOf(userId),
+    membersOf: (organizationId: string) => accounts.membersOf(organizationId),
+    addMember: (organizationId: string, userId: string, role: MemberRole) =>
+      accounts.addMember(organizationId, userId, role),
+    /** A member's role; the organization's last admin keeps theirs ('last-admin'). */
+    setRole: (organizationId: string, userId: string, role: MemberRole) =>
+      accounts.setRole(organizationId, userId, role),
+    /** Removes a member; the organization's last admin stays ('last-admin'). */
+    removeMember: (organizationId: string, userId: string) =>
+      accounts.removeMember(organizationId, userId),
 
     /** The person's account (a session's user always has one while it is valid). */
     async userOf(userId: string): Promise<User> {

@@ -126,6 +126,14 @@ export function createIdentityRepository(db: Database) {
         .limit(1);
       return i;
     },
+    async renameOrganization(id: string, name: string): Promise<Organization | undefined> {
+      const [o] = await db
+        .update(organizations)
+        .set({ name, updatedAt: sql`now()` })
+        .where(eq(organizations.id, id))
+        .returning();
+      return o;
+    },
     async createOrganization(name: string): Promise<Organization> {
       const [o] = await db.insert(organizations).values({ id: newId(), name }).returning();
       return o!;

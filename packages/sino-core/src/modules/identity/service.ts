@@ -94,6 +94,17 @@ export function createIdentityService(deps: {
       } = {},
     ): Promise<DevelopmentCredentials | null> {
       if (await repo.anyOrganization()) return null;
+      return this.createOrganization(organizationName, options);
+    },
+
+    /**
+     * A new organization with a Development environment and a Production one promoted from
+     * it, each with an API key, and their credentials (shown once).
+     */
+    async createOrganization(
+      organizationName: string,
+      options: { requireSubscriberHash?: boolean; apiKey?: string | undefined } = {},
+    ): Promise<DevelopmentCredentials> {
       const organization = await repo.createOrganization(organizationName);
       const environment = await this.createEnvironment({
         organizationId: organization.id,
@@ -237,6 +248,7 @@ export function createIdentityService(deps: {
 
     environment: (id: string) => repo.environment(id),
     organization: (id: string) => repo.organization(id),
+    renameOrganization: (id: string, name: string) => repo.renameOrganization(id, name),
     inAppIntegration: (environmentId: string) => repo.inAppIntegration(environmentId),
 
     /** The environment's oldest active key, in clear: webhook filters are signed with it. */

@@ -12,6 +12,7 @@ export const organizationBrandingRoutes: FastifyPluginAsync<SinoContext> = async
   r.put(
     '/organizations/branding',
     {
+      preHandler: ctx.guards.admin,
       schema: {
         tags: ['Organizations'],
         summary:
