@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pageAnswer } from '../http/paging.js';
 import type { SinoContext } from '../context.js';
 import { errors, serverErrors } from '../http/error-answers.js';
 import { notFound } from '../errors.js';
@@ -51,12 +52,7 @@ export const sandboxRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) =
         summary: 'Email and SMS the sandbox providers delivered, newest first',
         querystring: pageQuery.extend({ channel: z.enum(['email', 'sms']).optional() }),
         response: {
-          200: z.object({
-            data: z.array(mailWire),
-            page: z.number().int(),
-            pageSize: z.number().int(),
-            hasMore: z.boolean(),
-          }),
+          200: pageAnswer(mailWire),
           ...serverErrors(),
         },
       },

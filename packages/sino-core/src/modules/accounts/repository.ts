@@ -17,6 +17,19 @@ export interface ConsoleContext {
 }
 
 export function createAccountRepository(db: Database) {
+  /** The organization's admins other than `userId` (exists: `userId` is not the last admin). */
+  const otherAdminsThan = (organizationId: string, userId: string) =>
+    db
+      .select({ one: sql`1` })
+      .from(members)
+      .where(
+        and(
+          eq(members.organizationId, organizationId),
+          eq(members.role, 'admin'),
+          ne(members.userId, userId),
+        ),
+      );
+
   return {
     async userByEmail(email: string): Promise<User | undefined> {
       const [user] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
@@ -79,16 +92,7 @@ export function createAccountRepository(db: Database) {
       role: MemberRole,
     ): Promise<'changed' | 'missing' | 'last-admin'> {
       if (!isId(userId)) return 'missing';
-      const otherAdmins = db
-        .select({ one: sql`1` })
-        .from(members)
-        .where(
-          and(
-            eq(members.organizationId, organizationId),
-            eq(members.role, 'admin'),
-            ne(members.userId, userId),
-          ),
-        );
+      const otherAdmins = otherAdminsThan(organizationId, userId);
       const rows = await db
         .update(members)
         .set({ role })
@@ -110,16 +114,7 @@ export function createAccountRepository(db: Database) {
       userId: string,
     ): Promise<'removed' | 'missing' | 'last-admin'> {
       if (!isId(userId)) return 'missing';
-      const otherAdmins = db
-        .select({ one: sql`1` })
-        .from(members)
-        .where(
-          and(
-            eq(members.organizationId, organizationId),
-            eq(members.role, 'admin'),
-            ne(members.userId, userId),
-          ),
-        );
+      const otherAdmins = otherAdminsThan(organizationId, userId);
       const rows = await db
         .delete(members)
         .where(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pageAnswer } from '../../http/paging.js';
 import type { SinoContext } from '../../context.js';
 import type { Scope } from './service.js';
 import {
@@ -36,12 +37,7 @@ export const subscriberRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx
         summary: "A page of the environment's subscribers, oldest first",
         querystring: pageQuery,
         response: {
-          200: z.object({
-            data: z.array(subscriberWire),
-            page: z.number().int(),
-            pageSize: z.number().int(),
-            hasMore: z.boolean(),
-          }),
+          200: pageAnswer(subscriberWire),
           ...serverErrors(),
         },
       },

@@ -93,10 +93,7 @@ export const onlineStatusBody = z
 
 export const subscriberParams = z.object({ subscriberId: z.string() });
 
-export const pageQuery = z.object({
-  page: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(100).default(10),
-});
+export { pageQuery } from '../../http/paging.js';
 
 const channelWire = z.object({
   providerId: z.string(),

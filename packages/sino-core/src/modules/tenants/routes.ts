@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pageAnswer } from '../../http/paging.js';
 import type { SinoContext } from '../../context.js';
 import type { Scope } from '../subscribers/service.js';
 import { customData, pageQuery, serverErrors, text } from '../subscribers/schemas.js';
@@ -55,12 +56,7 @@ export const tenantRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) =>
         summary: "A page of the environment's tenants, oldest first",
         querystring: pageQuery,
         response: {
-          200: z.object({
-            data: z.array(tenantWire),
-            page: z.number().int(),
-            pageSize: z.number().int(),
-            hasMore: z.boolean(),
-          }),
+          200: pageAnswer(tenantWire),
           ...serverErrors(),
         },
       },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pageAnswer } from '../../http/paging.js';
 import type { SinoContext } from '../../context.js';
 import { serverErrors } from '../../http/error-answers.js';
 import { pageQuery } from '../subscribers/schemas.js';
@@ -63,12 +64,7 @@ export const workflowOverrideRoutes: FastifyPluginAsync<SinoContext> = async (ap
         summary: "A page of the environment's workflow overrides, newest first",
         querystring: pageQuery,
         response: {
-          200: z.object({
-            data: z.array(overrideAnswerSchema),
-            page: z.number().int(),
-            pageSize: z.number().int(),
-            hasMore: z.boolean(),
-          }),
+          200: pageAnswer(overrideAnswerSchema),
           ...serverErrors(),
         },
       },
