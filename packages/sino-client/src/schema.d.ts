@@ -686,6 +686,7 @@ export interface paths {
                                 _parentId?: string;
                                 apiKeys: {
                                     _id: string;
+                                    _userId: string | null;
                                     createdAt: string;
                                     expiresAt: string | null;
                                     key: string;
@@ -811,6 +812,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 _id: string;
+                                _userId: string | null;
                                 createdAt: string;
                                 expiresAt: string | null;
                                 key: string;
@@ -915,6 +917,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 _id: string;
+                                _userId: string | null;
                                 createdAt: string;
                                 expiresAt: string | null;
                                 key: string;
@@ -1039,6 +1042,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 _id: string;
+                                _userId: string | null;
                                 createdAt: string;
                                 expiresAt: string | null;
                                 key: string;
@@ -7703,7 +7707,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Creates an organization with Development and Production environments; the person is its admin */
+        /** Creates an organization with Development and Production environments; its admin is the person signed in, or the API key's owner */
         post: {
             parameters: {
                 query?: never;

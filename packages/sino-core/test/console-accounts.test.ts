@@ -397,5 +397,15 @@ describe('first admins', () => {
     expect(await t.app.sino.accounts.ensureAdmins({ email: 'first.admin@example.com' })).toEqual(
       [],
     );
+    // The keys the start made (which belonged to nobody) are now the first admin's.
+    const [firstAdmin] = await t.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, 'first.admin@example.com'));
+    const keys = await t.api('GET', '/v1/environments/api-keys');
+    const startKey = (keys.json().data as { key: string; _userId: string | null }[]).find(
+      (k) => k.key === t.credentials.apiKey,
+    );
+    expect(startKey?._userId).toBe(firstAdmin!.id);
   });
 });

@@ -117,6 +117,26 @@ describe('a person of no organization', () => {
   });
 });
 
+describe('an API key of a person', () => {
+  it('is answered with its owner, and creates an organization for that person, as in Novu', async () => {
+    const olga = { authorization: await tokenOf('admin') };
+    const made = await t.api('POST', '/v1/environments/api-keys', olga);
+    expect(made.statusCode).toBe(201);
+    const key = made.json().data as { key: string; _userId: string };
+    runLog.knownSecrets('API key', [key.key]);
+    expect(key._userId).toBe(ids.admin);
+    const before = await t.db.select({ n: count() }).from(organizations);
+    const r = await t.api('POST', '/v1/organizations', {
+      authorization: `ApiKey ${key.key}`,
+      body: { name: "Olga's" },
+    });
+    expect(r.statusCode, r.body).toBe(201);
+    expect(await roleOf(ids.admin, r.json().data._id)).toBe('admin');
+    const [after] = await t.db.select({ n: count() }).from(organizations);
+    expect(after!.n).toBe(before[0]!.n + 1);
+  });
+});
+
 describe('admins and members', () => {
   it('a member may not rename, change roles, remove members nor rebrand (403), changing nothing', async () => {
     const auth = { authorization: await tokenOf('member') };

@@ -217,6 +217,12 @@ export const apiKeys = sino.table(
     keyCiphertext: text('key_ciphertext').notNull(),
     /** Last four characters, to tell keys apart in listings. */
     hint: text('hint').notNull(),
+    /**
+     * The person the key belongs to (Novu's `_userId`): who made or regenerated it, or the
+     * organization's first admin for the keys a start made. A call with the key acts for them
+     * where a person is needed (creating an organization).
+     */
+    userId: ref('user_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     /**
      * When the key stops opening its environment: now for a revoked key, later for a key a

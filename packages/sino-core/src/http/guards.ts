@@ -52,7 +52,12 @@ export function createGuards(deps: {
       const found = await deps.identity.apiKeyFor(credential);
       if (!found) throw unauthorized('API Key not found');
       request.environment = found.environment;
-      request.actor = { type: 'api_key', keyId: found.keyId, role: 'admin' };
+      request.actor = {
+        type: 'api_key',
+        keyId: found.keyId,
+        role: 'admin',
+        ownerId: found.ownerId,
+      };
     },
 
     /** After `apiKey`: only an admin (an API key is one) may go on; a member gets 403. */

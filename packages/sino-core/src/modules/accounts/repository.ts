@@ -1,7 +1,14 @@
-import { and, asc, count, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
 import type { MemberRole } from '@sino/shared';
-import { consoleSessions, environments, members, organizations, users } from '../../db/schema.js';
+import {
+  apiKeys,
+  consoleSessions,
+  environments,
+  members,
+  organizations,
+  users,
+} from '../../db/schema.js';
 import { isId, newId } from '../../ids.js';
 
 export type User = typeof users.$inferSelect;
@@ -255,6 +262,25 @@ export function createAccountRepository(db: Database) {
         .orderBy(asc(environments.createdAt), asc(environments.id))
         .limit(1);
       return environment;
+    },
+
+    /** The organization's API keys that belong to nobody now belong to `userId`. */
+    async claimOwnerlessKeys(organizationId: string, userId: string): Promise<void> {
+      await db
+        .update(apiKeys)
+        .set({ userId })
+        .where(
+          and(
+            isNull(apiKeys.userId),
+            inArray(
+              apiKeys.environmentId,
+              db
+                .select({ id: environments.id })
+                .from(environments)
+                .where(eq(environments.organizationId, organizationId)),
+            ),
+          ),
+        );
     },
 
     /** Organizations without an admin who can sign in (an installation from before people). */

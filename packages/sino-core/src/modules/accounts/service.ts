@@ -195,6 +195,9 @@ export function createAccountService(deps: {
 
     organizationsOf: (userId: string) => accounts.organizationsOf(userId),
     membersOf: (organizationId: string) => accounts.membersOf(organizationId),
+    /** The organization's keys that belong to nobody become `userId`'s. */
+    claimOwnerlessKeys: (organizationId: string, userId: string) =>
+      accounts.claimOwnerlessKeys(organizationId, userId),
     addMember: (organizationId: string, userId: string, role: MemberRole) =>
       accounts.addMember(organizationId, userId, role),
     /** A member's role; the organization's last admin keeps theirs ('last-admin'). */
@@ -235,6 +238,8 @@ export function createAccountService(deps: {
           });
         }
         await accounts.addMember(organization.id, user.id, 'admin');
+        // The keys the start made are the admin's, as Novu's keys are their maker's.
+        await accounts.claimOwnerlessKeys(organization.id, user.id);
         made.push({
           organizationId: organization.id,
           email: user.email,

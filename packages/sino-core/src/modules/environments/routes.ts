@@ -8,6 +8,7 @@ import { isId } from '../../ids.js';
 import type { Environment } from '../identity/repository.js';
 import type { OpenedApiKey } from '../identity/service.js';
 import { actorOf } from '../audit/service.js';
+import type { RequestActor } from '../../actor.js';
 
 /**
  * Novu 0.24's `EnvironmentResponseDto` as `GET /v1/environments/me` answers it: the
@@ -35,6 +36,8 @@ const environmentWire = z.object({
 const apiKeyWire = z.object({
   _id: z.string(),
   key: z.string(),
+  /** The person the key belongs to (Novu's field), if any. */
+  _userId: z.string().nullable(),
   createdAt: z.string(),
   /** When the key stops working: a regeneration's grace; null until revoked. */
   expiresAt: z.string().nullable(),
@@ -42,6 +45,7 @@ const apiKeyWire = z.object({
 const apiKeyAnswer = (k: OpenedApiKey) => ({
   _id: k.id,
   key: k.key,
+  _userId: k.userId,
   createdAt: k.createdAt.toISOString(),
   expiresAt: k.expiresAt?.toISOString() ?? null,
 });
@@ -60,6 +64,9 @@ const regenerateBody = z
       .optional(),
   })
   .nullish();
+
+/** Whom a key made by this request belongs to: the person, or the calling key's owner. */
+const ownerOf = (actor: RequestActor) => (actor.type === 'user' ? actor.userId : actor.ownerId);
 
 /** `/v1/environments`: the API key's environment, its organization's, and its API keys. */
 export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
@@ -142,10 +149,10 @@ export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
     async (request, reply) => {
       const environmentId = request.environment!.id;
       const graceSeconds = request.body?.graceSeconds;
-      const key = await identity.regenerateApiKeys(
-        environmentId,
-        graceSeconds === undefined ? {} : { graceMs: graceSeconds * 1000 },
-      );
+      const key = await identity.regenerateApiKeys(environmentId, {
+        ownerId: ownerOf(request.actor!),
+        ...(graceSeconds !== undefined && { graceMs: graceSeconds * 1000 }),
+      });
       const fresh = (await identity.apiKeys(environmentId)).filter((k) => k.key === key);
       await audit.record({
         organizationId: request.environment!.organizationId,
@@ -171,7 +178,7 @@ export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
     },
     async (request, reply) => {
       const environmentId = request.environment!.id;
-      const key = await identity.addApiKey(environmentId);
+      const key = await identity.addApiKey(environmentId, undefined, ownerOf(request.actor!));
       const [added] = (await identity.apiKeys(environmentId)).filter((k) => k.key === key);
       await audit.record({
         organizationId: request.environment!.organizationId,

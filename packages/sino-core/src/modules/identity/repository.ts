@@ -23,6 +23,8 @@ export interface StoredApiKey {
   id: string;
   sealed: string;
   hint: string;
+  /** Its owner (Novu's `_userId`), if any. */
+  userId: string | null;
   createdAt: Date;
   expiresAt: Date | null;
 }
@@ -31,11 +33,16 @@ export function createIdentityRepository(db: Database) {
   // Every server API call looks its key up: prepared once, on first use.
   const byKeyHash = () =>
     db
-      .select({ environment: environments, keyId: apiKeys.id, expiresAt: apiKeys.revokedAt })
+      .select({
+        environment: environments,
+        keyId: apiKeys.id,
+        ownerId: apiKeys.userId,
+        expiresAt: apiKeys.revokedAt,
+      })
       .from(apiKeys)
       .innerJoin(environments, eq(environments.id, apiKeys.environmentId))
       .where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), keyValid))
-      .prepare('sino_environment_by_key_hash_v3');
+      .prepare('sino_environment_by_key_hash_v4');
   let environmentByKeyHash: ReturnType<typeof byKeyHash> | undefined;
   return {
     async anyOrganization(): Promise<Organization | undefined> {
@@ -60,7 +67,10 @@ export function createIdentityRepository(db: Database) {
     /** The environment a valid key belongs to, and when the key stops working (null: never). */
     async environmentByKeyHash(
       keyHash: string,
-    ): Promise<{ environment: Environment; keyId: string; expiresAt: Date | null } | undefined> {
+    ): Promise<
+      | { environment: Environment; keyId: string; ownerId: string | null; expiresAt: Date | null }
+      | undefined
+    > {
       const [row] = await (environmentByKeyHash ??= byKeyHash()).execute({ keyHash });
       return row;
     },
@@ -74,6 +84,7 @@ export function createIdentityRepository(db: Database) {
           id: apiKeys.id,
           sealed: apiKeys.keyCiphertext,
           hint: apiKeys.hint,
+          userId: apiKeys.userId,
           createdAt: apiKeys.createdAt,
           expiresAt: apiKeys.revokedAt,
         })
@@ -155,6 +166,7 @@ export function createIdentityRepository(db: Database) {
       keyHash: string;
       keyCiphertext: string;
       hint: string;
+      userId?: string | null | undefined;
     }): Promise<void> {
       await db.insert(apiKeys).values({ id: newId(), ...k });
     },
@@ -164,7 +176,7 @@ export function createIdentityRepository(db: Database) {
      */
     async replaceApiKeys(
       environmentId: string,
-      k: { keyHash: string; keyCiphertext: string; hint: string },
+      k: { keyHash: string; keyCiphertext: string; hint: string; userId?: string | null },
       until: Date,
     ): Promise<void> {
       await db.transaction(async (tx) => {

@@ -37,6 +37,7 @@ export type NewEnvironment = { organizationId: string } & (
 export interface OpenedApiKey {
   id: string;
   key: string;
+  userId: string | null;
   createdAt: Date;
   expiresAt: Date | null;
 }
@@ -69,7 +70,7 @@ export function createIdentityService(deps: {
   // so a flood of wrong keys cannot push them out; each with when it stops working.
   const environmentsByKeyHash = new LRUCache<
     string,
-    { environment: Environment; keyId: string; expiresAt: Date | null }
+    { environment: Environment; keyId: string; ownerId: string | null; expiresAt: Date | null }
   >({ max: 10_000, ttl: API_KEY_CACHE_TTL_MS });
   deps.caches?.on('api-keys', () => environmentsByKeyHash.clear());
   const keysChanged = async () => {
@@ -159,13 +160,21 @@ export function createIdentityService(deps: {
     /** From now on the environment's widget sessions require the subscriber's hash. */
     requireSubscriberHash: (environmentId: string) => repo.requireInAppHmac(environmentId),
 
-    /** A new key for the environment (or the one given); the only time it is available in clear. */
-    async addApiKey(environmentId: string, key: string = newApiKey()): Promise<string> {
+    /**
+     * A new key for the environment (or the one given), belonging to `ownerId` when given;
+     * the only time it is available in clear.
+     */
+    async addApiKey(
+      environmentId: string,
+      key: string = newApiKey(),
+      ownerId?: string | null,
+    ): Promise<string> {
       await repo.addApiKey({
         environmentId,
         keyHash: hashApiKey(key),
         keyCiphertext: deps.secrets.seal(key),
         hint: key.slice(-4),
+        userId: ownerId ?? null,
       });
       return key;
     },
@@ -180,13 +189,18 @@ export function createIdentityService(deps: {
      */
     async regenerateApiKeys(
       environmentId: string,
-      options: { graceMs?: number } = {},
+      options: { graceMs?: number; ownerId?: string | null } = {},
     ): Promise<string> {
       const key = newApiKey();
       const graceMs = options.graceMs ?? deps.apiKeyGraceMs ?? 0;
       await repo.replaceApiKeys(
         environmentId,
-        { keyHash: hashApiKey(key), keyCiphertext: deps.secrets.seal(key), hint: key.slice(-4) },
+        {
+          keyHash: hashApiKey(key),
+          keyCiphertext: deps.secrets.seal(key),
+          hint: key.slice(-4),
+          userId: options.ownerId ?? null,
+        },
         new Date(Date.now() + graceMs),
       );
       await keysChanged();
@@ -209,10 +223,10 @@ export function createIdentityService(deps: {
      */
     async apiKeys(environmentId: string): Promise<OpenedApiKey[]> {
       const keys = await repo.validKeys(environmentId);
-      const opened = keys.map(({ id, sealed, createdAt, expiresAt }) => {
+      const opened = keys.map(({ id, sealed, userId, createdAt, expiresAt }) => {
         try {
           const key = deps.secrets.open(sealed, `an API key of environment ${environmentId}`);
-          return { id, key, createdAt, expiresAt };
+          return { id, key, userId, createdAt, expiresAt };
         } catch (error) {
           if (!isUnopenable(error)) throw error;
           return UNOPENED;
@@ -227,7 +241,9 @@ export function createIdentityService(deps: {
     },
 
     /** The valid key's environment and id (the id names the key in the audit log). */
-    async apiKeyFor(key: string): Promise<{ environment: Environment; keyId: string } | undefined> {
+    async apiKeyFor(
+      key: string,
+    ): Promise<{ environment: Environment; keyId: string; ownerId: string | null } | undefined> {
       const keyHash = hashApiKey(key);
       let found = environmentsByKeyHash.get(keyHash);
       if (!found) {
@@ -239,7 +255,9 @@ export function createIdentityService(deps: {
         environmentsByKeyHash.delete(keyHash);
         return undefined;
       }
-      return found && { environment: found.environment, keyId: found.keyId };
+      return (
+        found && { environment: found.environment, keyId: found.keyId, ownerId: found.ownerId }
+      );
     },
 
     environmentForApplication(identifier: string): Promise<Environment | undefined> {

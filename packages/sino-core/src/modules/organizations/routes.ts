@@ -115,20 +115,24 @@ export const organizationRoutes: FastifyPluginAsync<SinoContext> = async (app, c
       schema: {
         tags,
         summary:
-          'Creates an organization with Development and Production environments; the person is its admin',
+          "Creates an organization with Development and Production environments; its admin is the person signed in, or the API key's owner",
         body: nameBody.extend({ logo: z.string().max(2000).optional() }).loose(),
         response: { 201: z.object({ data: organizationWire }), ...serverErrors(403) },
       },
     },
     async (request, reply) => {
       const actor = request.actor!;
-      // Novu's keys belong to the person who made them; Sino's to their environment.
-      if (actor.type !== 'user')
-        throw forbidden('An API key acts in its own organization: sign in to create another');
+      // As in Novu, a key creates it for the person the key belongs to.
+      const maker = actor.type === 'user' ? actor.userId : actor.ownerId;
+      if (!maker)
+        throw forbidden(
+          'This API key belongs to no person: sign in to create an organization, or use a key an admin made',
+        );
       const made = await identity.createOrganization(request.body.name, {
         requireSubscriberHash: true,
       });
-      await accounts.addMember(made.organizationId, actor.userId, 'admin');
+      await accounts.addMember(made.organizationId, maker, 'admin');
+      await accounts.claimOwnerlessKeys(made.organizationId, maker);
       const organization = await identity.organization(made.organizationId);
       return reply.code(201).send({ data: organizationAnswer(organization!) });
     },

@@ -1,0 +1,2 @@
+ALTER TABLE "sino"."api_keys" ADD COLUMN "user_id" char(24);--> statement-breakpoint
+ALTER TABLE "sino"."api_keys" ADD CONSTRAINT "api_keys_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "sino"."users"("id") ON DELETE set null ON UPDATE no action;
