@@ -11,6 +11,8 @@ import {
   type SinoTestApp,
 } from './harness.js';
 import { testRunLog } from '@locadora/db/testing';
+import { hashPassword } from '@locadora/login';
+import { createAccountRepository } from '../src/modules/accounts/repository.js';
 
 /**
  * `/v1/environments` beyond `me`: the organization's environments (Development and the
@@ -265,5 +267,128 @@ describe('migration 0011 on an existing install', () => {
       .from(environments)
       .where(and(eq(environments.id, environmentId)));
     expect(row!.parentId).toBe(t.credentials.environmentId);
+  });
+});
+
+describe('POST /v1/environments and PUT /v1/environments/:environmentId (people only)', () => {
+  const admin = { email: 'env.admin@example.com', password: 'environment admin password' };
+  const member = { email: 'env.member@example.com', password: 'environment member password' };
+  let asAdmin: { authorization: string };
+  let asMember: { authorization: string };
+  const namesOf = async () =>
+    (
+      await t.db
+        .select({ name: environments.name })
+        .from(environments)
+        .where(eq(environments.organizationId, t.credentials.organizationId))
+    )
+      .map((e) => e.name)
+      .sort();
+
+  beforeAll(async () => {
+    runLog.knownSecrets('console password', [admin.password, member.password]);
+    const accounts = createAccountRepository(t.db);
+    for (const [person, role] of [
+      [admin, 'admin'],
+      [member, 'member'],
+    ] as const) {
+      const user = await accounts.createUser({
+        email: person.email,
+        passwordHash: await hashPassword(person.password),
+        status: 'active',
+      });
+      await accounts.addMember(t.credentials.organizationId, user.id, role);
+    }
+    const signIn = async (person: typeof admin) => {
+      const r = await t.api('POST', '/v1/auth/login', { authorization: null, body: person });
+      runLog.knownSecrets('console token', [r.json().data.token]);
+      return { authorization: `Bearer ${r.json().data.token as string}` };
+    };
+    asAdmin = await signIn(admin);
+    asMember = await signIn(member);
+  });
+
+  it('an API key gets 401 as in Novu (a dashboard route), and nothing changes', async () => {
+    const before = await namesOf();
+    const created = await t.api('POST', '/v1/environments', { body: { name: 'By a key' } });
+    expect(created.statusCode).toBe(401);
+    expect(created.json().message).toBe('API endpoint not available');
+    const updated = await t.api('PUT', `/v1/environments/${t.credentials.environmentId}`, {
+      body: { name: 'Renamed by a key' },
+    });
+    expect(updated.statusCode).toBe(401);
+    expect(await namesOf()).toEqual(before);
+  });
+
+  it('a member gets 403, and nothing changes', async () => {
+    const before = await namesOf();
+    const r = await t.api('POST', '/v1/environments', { ...asMember, body: { name: 'Preview' } });
+    expect(r.statusCode).toBe(403);
+    expect(await namesOf()).toEqual(before);
+  });
+
+  it('an admin creates one under Development, with a key and the hash required; renames it', async () => {
+    const r = await t.api('POST', '/v1/environments', {
+      ...asAdmin,
+      body: { name: 'Preview', parentId: t.credentials.environmentId },
+    });
+    expect(r.statusCode, r.body).toBe(201);
+    const made = r.json().data as { _id: string; _parentId: string; identifier: string };
+    expect(made).toMatchObject({
+      name: 'Preview',
+      _parentId: t.credentials.environmentId,
+      widget: { notificationCenterEncryption: true },
+    });
+    const keys = await t.db
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(eq(apiKeys.environmentId, made._id));
+    expect(keys).toHaveLength(1);
+
+    const again = await t.api('POST', '/v1/environments', {
+      ...asAdmin,
+      body: { name: 'Preview' },
+    });
+    expect(again.statusCode).toBe(409);
+    const orphan = await t.api('POST', '/v1/environments', {
+      ...asAdmin,
+      body: { name: 'Orphan', parentId: newId() },
+    });
+    expect(orphan.statusCode).toBe(404);
+    const nameless = await t.api('POST', '/v1/environments', { ...asAdmin, body: { name: ' ' } });
+    expect(nameless.statusCode).toBe(400);
+    expect((await namesOf()).filter((n) => n === 'Preview' || n === 'Orphan')).toEqual(['Preview']);
+
+    const renamed = await t.api('PUT', `/v1/environments/${made._id}`, {
+      ...asAdmin,
+      body: { name: 'Preview 2', identifier: `preview-${newId()}` },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json().data.name).toBe('Preview 2');
+    const [row] = await t.db
+      .select({ name: environments.name, identifier: environments.identifier })
+      .from(environments)
+      .where(eq(environments.id, made._id));
+    expect(row).toEqual({ name: 'Preview 2', identifier: renamed.json().data.identifier });
+
+    for (const [body, status] of [
+      [{}, 400],
+      [{ parentId: made._id }, 400],
+      [{ dns: { inboundParseDomain: 'in.example.com' } }, 400],
+      [{ identifier: (await t.api('GET', '/v1/environments/me')).json().data.identifier }, 409],
+      [{ name: 'Development' }, 409],
+    ] as const) {
+      const r2 = await t.api('PUT', `/v1/environments/${made._id}`, { ...asAdmin, body });
+      expect(r2.statusCode, JSON.stringify(body)).toBe(status);
+    }
+    const [unchanged] = await t.db
+      .select({ name: environments.name })
+      .from(environments)
+      .where(eq(environments.id, made._id));
+    expect(unchanged!.name).toBe('Preview 2');
+    expect(
+      (await t.api('PUT', `/v1/environments/${newId()}`, { ...asAdmin, body: { name: 'x' } }))
+        .statusCode,
+    ).toBe(404);
   });
 });

@@ -1,9 +1,10 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SinoContext } from '../../context.js';
 import { serverErrors } from '../../http/error-answers.js';
-import { conflict, notFound } from '../../errors.js';
+import { isUniqueViolation } from '@locadora/db';
+import { badRequest, conflict, notFound, unauthorized } from '../../errors.js';
 import { isId } from '../../ids.js';
 import type { Environment } from '../identity/repository.js';
 import type { OpenedApiKey } from '../identity/service.js';
@@ -31,6 +32,8 @@ const environmentWire = z.object({
   }),
   createdAt: z.string(),
 });
+
+const environmentName = z.string().trim().min(1).max(100);
 
 /** An API key as Novu answers it to admins (`key`), with Sino's id and end. */
 const apiKeyWire = z.object({
@@ -116,6 +119,114 @@ export const environmentRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
           })),
         ),
       };
+    },
+  );
+
+  /** Novu 0.24's dashboard routes: a person's, never a key's (Novu answers keys the same). */
+  const personOnly = (request: FastifyRequest) => {
+    if (request.actor?.type !== 'user') throw unauthorized('API endpoint not available');
+  };
+  const environmentIn = async (organizationId: string, id: string) => {
+    const found = isId(id) ? await identity.environment(id) : undefined;
+    return found?.organizationId === organizationId ? found : undefined;
+  };
+
+  r.post(
+    '/environments',
+    {
+      preHandler: ctx.guards.admin,
+      schema: {
+        tags: ['Environments'],
+        summary:
+          'Creates an environment of the organization, with a key; its sessions require the subscriber hash (admins, signed in)',
+        body: z.object({
+          name: environmentName,
+          parentId: z.string().max(100).optional(),
+        }),
+        response: { 201: z.object({ data: environmentWire }), ...serverErrors(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      personOnly(request);
+      const organizationId = request.environment!.organizationId;
+      const { name, parentId } = request.body;
+      if (parentId !== undefined && !(await environmentIn(organizationId, parentId)))
+        throw notFound(`Environment with id ${parentId} not found`);
+      if (await identity.environmentNamed(organizationId, name))
+        throw conflict(`The organization already has an environment named ${name}`);
+      const made = await identity.createEnvironment({
+        organizationId,
+        name,
+        parentId: parentId ?? null,
+        custom: true,
+      });
+      await identity.addApiKey(made.id, undefined, (request.actor as { userId: string }).userId);
+      return reply.code(201).send({ data: await wire(made) });
+    },
+  );
+
+  r.put(
+    '/environments/:environmentId',
+    {
+      preHandler: ctx.guards.admin,
+      schema: {
+        tags: ['Environments'],
+        summary:
+          'Renames an environment, changes its application identifier or its parent (admins, signed in)',
+        params: z.object({ environmentId: z.string().max(100) }),
+        body: z.object({
+          name: environmentName.optional(),
+          identifier: z
+            .string()
+            .trim()
+            .min(8)
+            .max(64)
+            .regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "-" or "_"')
+            .optional(),
+          parentId: z.string().max(100).nullable().optional(),
+          dns: z
+            .unknown()
+            .refine(
+              (v) => v === undefined,
+              'Sino receives no e-mail: there is no inbound parse domain to set',
+            )
+            .optional(),
+        }),
+        response: { 200: z.object({ data: environmentWire }), ...serverErrors(403, 404) },
+      },
+    },
+    async (request) => {
+      personOnly(request);
+      const organizationId = request.environment!.organizationId;
+      const { environmentId } = request.params;
+      const current = await environmentIn(organizationId, environmentId);
+      if (!current) throw notFound(`Environment with id ${environmentId} not found`);
+      const { name, identifier, parentId } = request.body;
+      if (name === undefined && identifier === undefined && parentId === undefined)
+        throw badRequest('No properties found for update');
+      if (parentId) {
+        const parent = await environmentIn(organizationId, parentId);
+        if (!parent) throw notFound(`Environment with id ${parentId} not found`);
+        if (parent.id === current.id || parent.parentId !== null)
+          throw badRequest('parentId must be a root environment other than this one');
+      }
+      if (name !== undefined && name !== current.name) {
+        const other = await identity.environmentNamed(organizationId, name);
+        if (other) throw conflict(`The organization already has an environment named ${name}`);
+      }
+      let updated;
+      try {
+        updated = await identity.updateEnvironment(current.id, organizationId, {
+          ...(name !== undefined && { name }),
+          ...(identifier !== undefined && { identifier }),
+          ...(parentId !== undefined && { parentId }),
+        });
+      } catch (error) {
+        if (isUniqueViolation(error))
+          throw conflict(`The application identifier ${identifier ?? ''} is taken`);
+        throw error;
+      }
+      return { data: await wire(updated!) };
     },
   );
 

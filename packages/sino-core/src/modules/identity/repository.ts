@@ -113,10 +113,15 @@ export function createIdentityRepository(db: Database) {
         .limit(1);
       return e;
     },
-    async renameEnvironment(id: string, organizationId: string, name: string) {
+    /** Changes the organization's environment `id`; a taken identifier is a unique violation. */
+    async updateEnvironment(
+      id: string,
+      organizationId: string,
+      changes: { name?: string; identifier?: string; parentId?: string | null },
+    ) {
       const [e] = await db
         .update(environments)
-        .set({ name })
+        .set(changes)
         .where(and(eq(environments.id, id), eq(environments.organizationId, organizationId)))
         .returning();
       return e;

@@ -31,6 +31,8 @@ export interface DevelopmentCredentials {
 export type NewEnvironment = { organizationId: string } & (
   | { name: 'Production'; parentId?: string }
   | { name: 'Development'; requireSubscriberHash?: boolean }
+  /** Another environment an admin makes: its sessions require the hash, as Production's. */
+  | { name: string; parentId?: string | null; custom: true }
 );
 
 /** An API key in clear, as an admin reads it, with when it stops working (null: never). */
@@ -142,12 +144,12 @@ export function createIdentityService(deps: {
       input: NewEnvironment,
     ): Promise<Environment & { requiresSubscriberHash: boolean }> {
       const requiresSubscriberHash =
-        input.name === 'Production' || input.requireSubscriberHash !== false;
+        !('requireSubscriberHash' in input) || input.requireSubscriberHash !== false;
       const environment = await repo.createEnvironment({
         organizationId: input.organizationId,
         name: input.name,
         identifier: newApplicationIdentifier(),
-        parentId: input.name === 'Production' ? (input.parentId ?? null) : null,
+        parentId: 'parentId' in input ? (input.parentId ?? null) : null,
       });
       await repo.addDefaultIntegrations(environment.id, input.organizationId, {
         hmac: requiresSubscriberHash,
@@ -267,6 +269,13 @@ export function createIdentityService(deps: {
     environment: (id: string) => repo.environment(id),
     organization: (id: string) => repo.organization(id),
     renameOrganization: (id: string, name: string) => repo.renameOrganization(id, name),
+    environmentNamed: (organizationId: string, name: string) =>
+      repo.environmentNamed(organizationId, name),
+    updateEnvironment: (
+      id: string,
+      organizationId: string,
+      changes: { name?: string; identifier?: string; parentId?: string | null },
+    ) => repo.updateEnvironment(id, organizationId, changes),
     inAppIntegration: (environmentId: string) => repo.inAppIntegration(environmentId),
 
     /** The environment's oldest active key, in clear: webhook filters are signed with it. */
