@@ -16,6 +16,7 @@ COPY apps/web/package.json apps/web/
 COPY packages/db/package.json packages/db/
 COPY packages/locadora-api/package.json packages/locadora-api/
 COPY packages/locadora-contract/package.json packages/locadora-contract/
+COPY packages/login/package.json packages/login/
 COPY packages/shared/package.json packages/shared/
 COPY packages/sino-client/package.json packages/sino-client/
 COPY packages/sino-core/package.json packages/sino-core/
