@@ -71,7 +71,7 @@ function avisoDoPrimeiroInicio(c: DevelopmentCredentials, arquivo: string): stri
 /**
  * The admin accounts a start made for Sino's console (the first start, or the first after an
  * upgrade): a generated password is written to `<dataDir>/sino-admin.json` (mode 600) and
- * shown once on the terminal; the log says which address and where, never the password.
+ * shown once on the terminal; the log says where, never the password nor the address.
  */
 export function guardarAdminsSino(
   dataDir: string,
@@ -81,7 +81,8 @@ export function guardarAdminsSino(
 ): void {
   for (const admin of admins) {
     if (admin.password === undefined) {
-      log.info({ email: admin.email }, 'Sino: console admin created with SINO_ADMIN_PASSWORD');
+      // The address is personal data: the log says what happened, not to whom.
+      log.info('Sino: console admin created with SINO_ADMIN_EMAIL and SINO_ADMIN_PASSWORD');
       continue;
     }
     const arquivo = join(dataDir, 'sino-admin.json');
@@ -99,7 +100,7 @@ export function guardarAdminsSino(
       ].join('\n'),
     );
     log.info(
-      { email: admin.email, arquivo },
+      { arquivo },
       terminal
         ? 'Sino: console admin created; its password was shown once on the terminal and is kept in the file'
         : 'Sino: console admin created; its password is kept in the file (no terminal to show it on)',
