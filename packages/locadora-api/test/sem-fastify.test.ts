@@ -30,7 +30,7 @@ describe('a regra "serviços sem Fastify" (eslint.config.js)', () => {
         'src/repositorios.ts',
         'src/modules/locacoes/servico.ts',
         'src/modules/locacoes/repositorio.ts',
-        'src/modules/contas/repositorio-tentativas.ts',
+        'src/notificacoes/repositorio-envios-de-teste.ts',
         'src/notificacoes/repositorio-outbox.ts',
       ]),
     );

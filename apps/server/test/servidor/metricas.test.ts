@@ -270,8 +270,17 @@ describe('the metric families as triggers and deliveries happen', () => {
       outcome,
       error_class,
     });
+    // The e-mail counts as sent a moment before its step counts as completed, and that before
+    // the step's queue job: wait for all three.
     const mudou = await ate(
-      (m) => m('sino_deliveries_total', email('sendgrid', 'sent', 'none')) === 1,
+      (m) =>
+        m('sino_deliveries_total', email('sendgrid', 'sent', 'none')) === 1 &&
+        m('sino_workflow_steps_total', { type: 'email', status: 'completed' }) === 1 &&
+        m('sino_queue_jobs_processed_total', {
+          queue: 'sino-jobs',
+          kind: 'step',
+          outcome: 'completed',
+        }) === 1,
     );
     expect(mudou('sino_triggers_accepted_total', { kind: 'event' })).toBe(1);
     expect(
