@@ -82,7 +82,7 @@ export function guardarAdminsSino(
   for (const admin of admins) {
     if (admin.password === undefined) {
       // The address is personal data: the log says what happened, not to whom.
-      log.info('Sino: console admin created with SINO_ADMIN_EMAIL and SINO_ADMIN_PASSWORD');
+      log.info('Sino: console admin created with the address and the secret the operator set');
       continue;
     }
     const arquivo = join(dataDir, 'sino-admin.json');
