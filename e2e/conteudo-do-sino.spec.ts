@@ -364,4 +364,51 @@ test.describe('conteúdo do Sino numa página sem CSP', () => {
       animations: 'disabled',
     });
   });
+
+  // Last in the file: the organisation's branding stays for this Sino.
+  test('a marca da organização (cor legível e fonte) veste a caixa, a 390 e a 1280 px', async ({
+    page,
+  }) => {
+    const r = await sino.api('PUT', '/v1/organizations/branding', {
+      color: '#0b4f2a',
+      fontFamily: 'Georgia',
+      logo: 'https://cdn.example.com/logo.png',
+    });
+    expect(r.status).toBe(200);
+    const assinante = `marca-${Date.now()}`;
+    await sino.seed(assinante, 2, { content: 'Sua reserva foi confirmada.' });
+    for (const largura of [390, 1280]) {
+      await page.setViewportSize({ width: largura, height: 844 });
+      await abrir(page, assinante);
+      await expect(page.getByRole('feed').getByRole('article').first()).toBeVisible();
+      const raiz = page.locator('.sino').first();
+      await expect
+        .poll(() =>
+          raiz.evaluate((el) =>
+            (
+              globalThis as unknown as {
+                getComputedStyle(e: unknown): { getPropertyValue(n: string): string };
+              }
+            )
+              .getComputedStyle(el)
+              .getPropertyValue('--sino-color-primary')
+              .trim(),
+          ),
+        )
+        .toBe('#0b4f2a');
+      const fonte = await raiz.evaluate(
+        (el) =>
+          (
+            globalThis as unknown as { getComputedStyle(e: unknown): { fontFamily: string } }
+          ).getComputedStyle(el).fontFamily,
+      );
+      expect(fonte).toMatch(/^Georgia/);
+      await verificarAcessibilidade(page);
+      mkdirSync('test-results/screenshots', { recursive: true });
+      await page.screenshot({
+        path: `test-results/screenshots/sino-marca-${largura}.png`,
+        animations: 'disabled',
+      });
+    }
+  });
 });
