@@ -61,11 +61,7 @@ const flowWire = z.object({
 
 /** Why a sign-in with GitHub or Google failed: the console shows the code. */
 export type SignInFailureCode =
-  | 'oauth_state'
-  | 'oauth_denied'
-  | 'oauth_failed'
-  | 'email_unverified'
-  | SignInRefusal;
+  'oauth_state' | 'oauth_denied' | 'oauth_failed' | 'email_unverified' | SignInRefusal;
 
 export class SignInFailure extends Error {
   constructor(
@@ -220,7 +216,8 @@ export function createConsoleSignIn(deps: {
     if (claims.email_verified !== true) throw new SignInFailure('email_unverified');
     const address = email.safeParse(claims.email);
     if (!address.success) throw new SignInFailure('email_unverified');
-    const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 200) : null);
+    const text = (v: unknown) =>
+      typeof v === 'string' && v.trim() ? v.trim().slice(0, 200) : null;
     const firstName = text(claims.given_name);
     return {
       provider: 'google',
