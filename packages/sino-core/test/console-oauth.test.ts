@@ -365,10 +365,11 @@ describe.skipIf(apart)('console sign-in with GitHub and Google', () => {
       for (const peer of [github, google]) {
         peer.person = person();
         const provider: Provider = peer === github ? 'github' : 'google';
-        for (const form of [
+        const forms: Record<string, string>[] = [
           { client_secret: provider === 'github' ? GITHUB.clientSecret : GOOGLE.clientSecret },
           { client_secret: 'not-the-secret', code_verifier: 'y'.repeat(64) },
-        ]) {
+        ];
+        for (const form of forms) {
           const started = await start(t, provider);
           const back = await atProvider(started.authorize);
           const res = await fetch(

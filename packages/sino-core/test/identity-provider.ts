@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { exportJWK } from 'jose/key/export';
+import { generateKeyPair } from 'jose/key/generate/keypair';
+import { SignJWT } from 'jose/jwt/sign';
 
 /** A person as the identity provider knows them. */
 export interface ProviderPerson {
@@ -39,7 +41,7 @@ export async function startIdentityProvider(options: {
   const keys = await generateKeyPair('RS256', { extractable: true });
   // A key the JWKS does not publish: what it signs must be refused.
   const stranger = await generateKeyPair('RS256', { extractable: true });
-  const jwk: JWK = { ...(await exportJWK(keys.publicKey)), kid: 'key-1', alg: 'RS256', use: 'sig' };
+  const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'key-1', alg: 'RS256', use: 'sig' };
   const grants = new Map<string, Grant>();
   const accessTokens = new Map<string, ProviderPerson>();
   const issued: string[] = [];

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Signer } from '@fastify/cookie';
-import * as client from 'openid-client';
+import type * as Client from 'openid-client';
 import { z } from 'zod';
 import { IDENTITY_PROVIDERS, type IdentityProvider } from '@sino/shared';
 import {
@@ -122,49 +122,56 @@ export function createConsoleSignIn(deps: {
     'sha256',
   );
 
+  // Loaded at the first sign-in: a server without providers never loads it, and no start waits.
+  let library: Promise<typeof Client> | undefined;
+  const openidClient = () => (library ??= import('openid-client'));
+
   const insecure = (...urls: string[]) => urls.some((u) => new URL(u).protocol === 'http:');
 
-  let github: client.Configuration | undefined;
-  if (options.github) {
-    const { clientId, clientSecret } = options.github;
-    const url = (options.github.url ?? 'https://github.com').replace(/\/+$/, '');
-    // GitHub publishes no metadata: its endpoints, written down.
-    github = new client.Configuration(
-      {
-        issuer: url,
-        authorization_endpoint: `${url}/login/oauth/authorize`,
-        token_endpoint: `${url}/login/oauth/access_token`,
-      },
-      clientId,
-      undefined,
-      client.ClientSecretPost(clientSecret),
-    );
-    github.timeout = timeout;
-    if (insecure(url, options.github.apiUrl ?? 'https://api.github.com'))
-      client.allowInsecureRequests(github);
-  }
   const githubApi = (options.github?.apiUrl ?? 'https://api.github.com').replace(/\/+$/, '');
+  // GitHub publishes no metadata: its endpoints, written down.
+  let github: Promise<Client.Configuration> | undefined;
+  const githubConfiguration = () =>
+    (github ??= openidClient().then((client) => {
+      const { clientId, clientSecret } = options.github!;
+      const url = (options.github!.url ?? 'https://github.com').replace(/\/+$/, '');
+      const config = new client.Configuration(
+        {
+          issuer: url,
+          authorization_endpoint: `${url}/login/oauth/authorize`,
+          token_endpoint: `${url}/login/oauth/access_token`,
+        },
+        clientId,
+        undefined,
+        client.ClientSecretPost(clientSecret),
+      );
+      config.timeout = timeout;
+      if (insecure(url, githubApi)) client.allowInsecureRequests(config);
+      return config;
+    }));
 
   // Google's metadata and keys are read at the first sign-in, not at start; a failed read is
   // tried again at the next.
-  let google: Promise<client.Configuration> | undefined;
+  let google: Promise<Client.Configuration> | undefined;
   const googleConfiguration = () => {
     const settings = options.google!;
     const issuer = settings.issuer ?? 'https://accounts.google.com';
-    google ??= client
-      .discovery(
-        new URL(issuer),
-        settings.clientId,
-        undefined,
-        client.ClientSecretPost(settings.clientSecret),
-        {
-          execute: [
-            ...(insecure(issuer) ? [client.allowInsecureRequests] : []),
-            // The ID token's signature is checked against the provider's published keys.
-            client.enableNonRepudiationChecks,
-          ],
-          timeout,
-        },
+    google ??= openidClient()
+      .then((client) =>
+        client.discovery(
+          new URL(issuer),
+          settings.clientId,
+          undefined,
+          client.ClientSecretPost(settings.clientSecret),
+          {
+            execute: [
+              ...(insecure(issuer) ? [client.allowInsecureRequests] : []),
+              // The ID token's signature is checked against the provider's published keys.
+              client.enableNonRepudiationChecks,
+            ],
+            timeout,
+          },
+        ),
       )
       .then((config) => {
         config.timeout = timeout;
@@ -179,10 +186,14 @@ export function createConsoleSignIn(deps: {
 
   const redirectUri = (provider: IdentityProvider) => `${base}/v1/auth/${provider}/callback`;
 
-  async function githubIdentity(tokens: client.TokenEndpointResponse): Promise<VerifiedIdentity> {
+  async function githubIdentity(
+    client: typeof Client,
+    config: Client.Configuration,
+    tokens: Client.TokenEndpointResponse,
+  ): Promise<VerifiedIdentity> {
     const read = async (path: string) => {
       const response = await client.fetchProtectedResource(
-        github!,
+        config,
         tokens.access_token,
         new URL(`${githubApi}${path}`),
         'GET',
@@ -210,7 +221,7 @@ export function createConsoleSignIn(deps: {
     };
   }
 
-  function googleIdentity(tokens: client.TokenEndpointResponseHelpers): VerifiedIdentity {
+  function googleIdentity(tokens: Client.TokenEndpointResponseHelpers): VerifiedIdentity {
     const claims = tokens.claims();
     if (!claims) throw new SignInFailure('oauth_failed', 'NO_ID_TOKEN');
     if (claims.email_verified !== true) throw new SignInFailure('email_unverified');
@@ -241,7 +252,9 @@ export function createConsoleSignIn(deps: {
 
     /** The provider's authorize URL, and what the callback will need to check its answer. */
     async start(provider: IdentityProvider): Promise<{ url: URL; flow: SignInFlow }> {
-      const config = provider === 'github' ? github! : await googleConfiguration();
+      const client = await openidClient();
+      const config =
+        provider === 'github' ? await githubConfiguration() : await googleConfiguration();
       const verifier = client.randomPKCECodeVerifier();
       const flow: SignInFlow = {
         provider,
@@ -291,7 +304,9 @@ export function createConsoleSignIn(deps: {
           error === 'access_denied' ? 'oauth_denied' : 'oauth_failed',
           'PROVIDER_ERROR',
         );
-      const config = provider === 'github' ? github! : await googleConfiguration();
+      const client = await openidClient();
+      const config =
+        provider === 'github' ? await githubConfiguration() : await googleConfiguration();
       // The callback's URL as the provider was told it, whatever Host the request came with.
       const currentUrl = new URL(redirectUri(provider));
       currentUrl.search = query.toString();
@@ -302,7 +317,10 @@ export function createConsoleSignIn(deps: {
           expectedState: flow.state,
           ...(provider === 'google' && { expectedNonce: flow.nonce!, idTokenExpected: true }),
         });
-        identity = provider === 'github' ? await githubIdentity(tokens) : googleIdentity(tokens);
+        identity =
+          provider === 'github'
+            ? await githubIdentity(client, config, tokens)
+            : googleIdentity(tokens);
       } catch (error) {
         if (error instanceof SignInFailure) throw error;
         throw new SignInFailure('oauth_failed', codeOf(error) ?? 'TOKEN_EXCHANGE');
