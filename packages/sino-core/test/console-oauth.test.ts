@@ -329,6 +329,14 @@ describe.skipIf(apart)('console sign-in with GitHub and Google', () => {
       await expectRefused(t, 'oauth_state', () => callback(t, back, other.cookie));
     });
 
+    it('goes back to the sign-in page when the person said no at the provider', async () => {
+      const started = await start(t, provider);
+      const back = new URL(`${PUBLIC_URL}/v1/auth/${provider}/callback`);
+      back.searchParams.set('error', 'access_denied');
+      back.searchParams.set('state', started.authorize.searchParams.get('state')!);
+      await expectRefused(t, 'oauth_denied', () => callback(t, back, started.cookie));
+    });
+
     it('refuses a flow cookie whose signature does not match', async () => {
       peerOf(provider).person = person();
       const started = await start(t, provider);
