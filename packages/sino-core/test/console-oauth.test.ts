@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, desc, eq } from 'drizzle-orm';
+import { Signer } from '@fastify/cookie';
 import { testRunLog } from '@locadora/db/testing';
 import {
   auditLog,
@@ -353,7 +354,8 @@ describe.skipIf(apart)('console sign-in with GitHub and Google', () => {
       const started = await start(t, provider);
       const back = await atProvider(started.authorize);
       // The flow as the server signed it, with another verifier, signed again with its key.
-      const { signer, encode, decode } = t.app.sino.consoleSignIn;
+      const { cookieKeys, encode, decode } = t.app.sino.consoleSignIn;
+      const signer = new Signer(cookieKeys, 'sha256');
       const value = decodeURIComponent(started.cookie.slice('sino_oauth='.length));
       const flow = decode(signer.unsign(value).value!)!;
       const tampered = signer.sign(encode({ ...flow, verifier: 'x'.repeat(64) }));

@@ -21,7 +21,8 @@ const redirect = z.null().describe('A redirect (Location): to the provider, or t
  */
 export const consoleSignInRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
   const signIn = ctx.services.consoleSignIn;
-  await app.register(cookie, { secret: signIn.signer });
+  // Signed with the first key, checked with each (a rotation keeps the flows under way).
+  await app.register(cookie, { secret: signIn.cookieKeys });
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   const flowCookie = (request: FastifyRequest, provider: IdentityProvider) => ({

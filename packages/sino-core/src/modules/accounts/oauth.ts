@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Signer } from '@fastify/cookie';
 import type * as Client from 'openid-client';
 import { z } from 'zod';
 import { IDENTITY_PROVIDERS, type IdentityProvider } from '@sino/shared';
@@ -84,8 +83,10 @@ const githubEmails = z.array(
 );
 const email = z.email().max(320);
 
-const same = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const same = (a: string, b: string) => {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+};
 
 /** The library's code for what went wrong (`OAUTH_JWT_CLAIM_COMPARISON_FAILED`), if any. */
 function codeOf(error: unknown): string | undefined {
@@ -115,11 +116,8 @@ export function createConsoleSignIn(deps: {
   const timeout = Math.ceil((options.timeoutMs ?? 10_000) / 1000);
   // A key of its own for the cookie, drawn from each token key: a rotation keeps the flows
   // started before it, and no token key signs anything else as it is.
-  const signer = new Signer(
-    [deps.secrets.current, ...(deps.secrets.previous ?? [])].map((secret) =>
-      createHmac('sha256', secret).update('sino console sign-in flow').digest('base64url'),
-    ),
-    'sha256',
+  const cookieKeys = [deps.secrets.current, ...(deps.secrets.previous ?? [])].map((secret) =>
+    createHmac('sha256', secret).update('sino console sign-in flow').digest('base64url'),
   );
 
   // Loaded at the first sign-in: a server without providers never loads it, and no start waits.
@@ -245,8 +243,8 @@ export function createConsoleSignIn(deps: {
     providers: () => configured.map((id) => ({ id, name: PROVIDER_NAMES[id] })),
     configured: (provider: string): provider is IdentityProvider =>
       (configured as string[]).includes(provider),
-    /** Signs and checks the flow's cookie (@fastify/cookie's signer). */
-    signer,
+    /** The keys that sign the flow's cookie (HMAC-SHA256), the current one first. */
+    cookieKeys,
     /** Where the console lives; a sign-in's outcome is told there. */
     consoleUrl: (path = '') => `${base}/console/${path}`,
 
