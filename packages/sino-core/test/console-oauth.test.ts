@@ -368,6 +368,20 @@ describe.skipIf(apart)('console sign-in with GitHub and Google', () => {
       );
       expect(peer.refusals.slice(refusals)).toEqual(['wrong verifier']);
     });
+
+    it('refuses a flow older than ten minutes, whatever the browser kept', async () => {
+      peerOf(provider).person = person();
+      const started = await start(t, provider);
+      const back = await atProvider(started.authorize);
+      const { cookieKeys, encode, decode } = t.app.sino.consoleSignIn;
+      const signer = new Signer(cookieKeys, 'sha256');
+      const value = decodeURIComponent(started.cookie.slice('sino_oauth='.length));
+      const flow = decode(signer.unsign(value).value!)!;
+      const old = signer.sign(encode({ ...flow, at: flow.at - 10 * 60 * 1000 - 1 }));
+      await expectRefused(t, 'oauth_state', () =>
+        callback(t, back, `sino_oauth=${encodeURIComponent(old)}`),
+      );
+    });
   });
 
   describe('the peer', () => {

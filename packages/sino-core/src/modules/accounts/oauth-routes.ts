@@ -6,12 +6,11 @@ import { IDENTITY_PROVIDERS, type IdentityProvider } from '@sino/shared';
 import type { SinoContext } from '../../context.js';
 import { errors } from '../../http/error-answers.js';
 import { notFound } from '../../errors.js';
-import { SignInFailure, type SignInFlow } from './oauth.js';
+import { FLOW_SECONDS, SignInFailure, type SignInFlow } from './oauth.js';
 import { setRefresh } from './routes.js';
 
 /** The flow's cookie: state, PKCE verifier and nonce, signed, for the provider's routes only. */
 const FLOW_COOKIE = 'sino_oauth';
-const FLOW_SECONDS = 10 * 60;
 
 const redirect = z.null().describe('A redirect (Location): to the provider, or to the console');
 

@@ -43,12 +43,17 @@ export const PROVIDER_NAMES: Record<IdentityProvider, string> = {
   google: 'Google',
 };
 
+/** How long a sign-in may take between its start and its callback. */
+export const FLOW_SECONDS = 10 * 60;
+
 /** What a sign-in keeps in the browser (a signed cookie) from its start to its callback. */
 export interface SignInFlow {
   provider: IdentityProvider;
   state: string;
   verifier: string;
   nonce?: string | undefined;
+  /** When it started (ms): the signed value ends with the cookie, whatever a client keeps. */
+  at: number;
 }
 
 const flowWire = z.object({
@@ -56,6 +61,7 @@ const flowWire = z.object({
   state: z.string().min(1).max(200),
   verifier: z.string().min(43).max(128),
   nonce: z.string().min(1).max(200).optional(),
+  at: z.number().int(),
 });
 
 /** Why a sign-in with GitHub or Google failed: the console shows the code. */
@@ -259,6 +265,7 @@ export function createConsoleSignIn(deps: {
         state: client.randomState(),
         verifier,
         ...(provider === 'google' && { nonce: client.randomNonce() }),
+        at: Date.now(),
       };
       const url = client.buildAuthorizationUrl(config, {
         redirect_uri: redirectUri(provider),
@@ -294,7 +301,14 @@ export function createConsoleSignIn(deps: {
       flow: SignInFlow | undefined,
     ): Promise<SignedIn> {
       const state = query.get('state');
-      if (!flow || flow.provider !== provider || !state || !same(state, flow.state))
+      if (
+        !flow ||
+        flow.provider !== provider ||
+        (provider === 'google' && !flow.nonce) ||
+        !(Date.now() - flow.at <= FLOW_SECONDS * 1000) ||
+        !state ||
+        !same(state, flow.state)
+      )
         throw new SignInFailure('oauth_state');
       const error = query.get('error');
       if (error)
