@@ -39,6 +39,7 @@ import { auditRoutes } from './modules/audit/routes.js';
 import { organizationRoutes } from './modules/organizations/routes.js';
 import { workflowOverrideRoutes } from './modules/workflow-overrides/routes.js';
 import { layoutRoutes } from './modules/layouts/routes.js';
+import { changeRoutes } from './modules/changes/routes.js';
 import { organizationBrandingRoutes } from './modules/organizations/branding-routes.js';
 import { environmentMessageRoutes } from './modules/messages/environment-routes.js';
 import { activityRoutes } from './modules/activity/routes.js';
@@ -96,6 +97,7 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(notificationGroupRoutes, ctx);
     await server.register(workflowOverrideRoutes, ctx);
     await server.register(layoutRoutes, ctx);
+    await server.register(changeRoutes, ctx);
     await server.register(organizationBrandingRoutes, ctx);
     await server.register(subscriberPreferenceRoutes, ctx);
     await server.register(serverMessageRoutes, ctx);

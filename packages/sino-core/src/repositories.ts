@@ -1,3 +1,4 @@
+import { createChangeRepository } from './modules/changes/repository.js';
 import type { Database } from '@locadora/db';
 import { createAccountRepository } from './modules/accounts/repository.js';
 import { createActivityRepository } from './modules/activity/repository.js';
@@ -51,6 +52,7 @@ export function createRepositories(db: Database, secrets: RepositorySecrets) {
     accounts: createAccountRepository(db),
     activity: createActivityRepository(db),
     audit: createAuditRepository(db),
+    changes: createChangeRepository(db),
     deliveries: createDeliveryRepository(db),
     engine: createEngineRepository(db),
     erasure: createErasureRepository(db, tombstones),

@@ -1,7 +1,8 @@
-import { errorCodes, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SinoContext } from '../../context.js';
+import { actingEnvironment } from '../../http/acting.js';
 import { serverErrors } from '../../http/error-answers.js';
 import { layoutAnswer } from './present.js';
 import {
@@ -15,7 +16,7 @@ import {
 const { FST_ERR_CTP_INVALID_MEDIA_TYPE } = errorCodes;
 
 // The server API's ApiKey guard has run: the environment is there.
-const env = (request: FastifyRequest) => request.environment!;
+const env = actingEnvironment;
 const tags = ['Layouts'];
 const one = z.object({ data: layoutAnswerSchema });
 
