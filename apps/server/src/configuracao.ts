@@ -32,6 +32,14 @@ const segredosAnteriores = () =>
     )
     .optional();
 
+/** An identity provider's URL (GitHub's, Google's): the operator's, with no password in it. */
+const urlDeProvedor = () =>
+  z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .refine((url) => !/^[a-z]+:\/\/[^/?#]*@/i.test(url), {
+      error: 'must not carry a user name or password',
+    });
+
 /** A century: longer is "forever", which is what leaving it unset says. */
 const RETENCAO_MAXIMA_DIAS = 36_500;
 const RETENCAO_INVALIDA = `must be a whole number of days from 1 to ${RETENCAO_MAXIMA_DIAS}; leave it unset to keep messages forever`;
@@ -228,6 +236,31 @@ export const esquemaDeConfiguracao = z.object({
     .optional(),
   /** Where providers reach this server: messages' callback URLs (Plivo) start with it. */
   SINO_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /**
+   * Who may make a console account: `invitation` (an admin invites them) or `open` (anyone who
+   * signs up, or signs in with GitHub or Google, gets an organization of their own).
+   */
+  SINO_SIGNUP: z
+    .enum(['open', 'invitation'], { error: 'must be open or invitation' })
+    .default('invitation'),
+  /**
+   * Console sign-in with GitHub (an OAuth app whose callback URL is
+   * `<SINO_PUBLIC_URL>/v1/auth/github/callback`): its client id and secret, both or neither.
+   * The secret is never logged.
+   */
+  SINO_GITHUB_CLIENT_ID: z.string().trim().min(1).max(200).optional(),
+  SINO_GITHUB_CLIENT_SECRET: z.string().min(1).max(500).optional(),
+  /** GitHub, or a GitHub Enterprise Server: where people sign in, and its REST API. */
+  SINO_GITHUB_URL: urlDeProvedor().default('https://github.com'),
+  SINO_GITHUB_API_URL: urlDeProvedor().default('https://api.github.com'),
+  /**
+   * Console sign-in with Google (OpenID Connect; redirect URI
+   * `<SINO_PUBLIC_URL>/v1/auth/google/callback`): its client id and secret, both or neither.
+   */
+  SINO_GOOGLE_CLIENT_ID: z.string().trim().min(1).max(200).optional(),
+  SINO_GOOGLE_CLIENT_SECRET: z.string().min(1).max(500).optional(),
+  /** The OpenID issuer, discovered through its `/.well-known/openid-configuration`. */
+  SINO_GOOGLE_ISSUER: urlDeProvedor().default('https://accounts.google.com'),
   /** A PEM file of certificate authorities trusted for providers (a private SMTP relay). */
   SINO_PROVIDER_CA_FILE: z.string().min(1).optional(),
   ACCESS_TOKEN_TTL_MINUTES: inteiro(15, 1, 24 * 60),
@@ -280,6 +313,21 @@ export const esquemaDeConfiguracao = z.object({
 const SEGREDOS_DA_LOCADORA = ['JWT_SECRET', 'SINO_API_KEY'] as const;
 const SEGREDOS_DO_SINO = ['SINO_WIDGET_JWT_SECRET', 'SINO_ENCRYPTION_KEY'] as const;
 
+/**
+ * Secrets of the console's sign-in providers: optional, never logged (the logger censors
+ * `clientSecret` wherever it appears) nor quoted in a configuration error.
+ */
+export const SEGREDOS_DOS_PROVEDORES_DE_ACESSO = [
+  'SINO_GITHUB_CLIENT_SECRET',
+  'SINO_GOOGLE_CLIENT_SECRET',
+] as const;
+
+/** Each sign-in provider's client id and secret: one without the other is a mistake. */
+const PROVEDORES_DE_ACESSO = [
+  ['SINO_GITHUB_CLIENT_ID', 'SINO_GITHUB_CLIENT_SECRET'],
+  ['SINO_GOOGLE_CLIENT_ID', 'SINO_GOOGLE_CLIENT_SECRET'],
+] as const;
+
 /** Each list of previous keys and the current key it goes with. */
 const ROTACOES = [
   ['JWT_SECRETS_PREVIOUS', 'JWT_SECRET'],
@@ -317,6 +365,17 @@ const esquemaCompleto = esquemaDeConfiguracao
         );
       else if (lista.includes(c[atual]))
         problema(anteriores, `must not list the current key (${atual})`);
+    }
+    // Sign-in with GitHub or Google: a client id and its secret together, and the public URL
+    // the provider sends people back to.
+    for (const [id, segredo] of PROVEDORES_DE_ACESSO) {
+      if (c[id] && !c[segredo]) problema(segredo, `is required with ${id}`);
+      if (c[segredo] && !c[id]) problema(id, `is required with ${segredo}`);
+      if (sino && c[id] && c[segredo] && !c.SINO_PUBLIC_URL)
+        problema(
+          'SINO_PUBLIC_URL',
+          `is required with ${id}: the provider sends people back to <SINO_PUBLIC_URL>/v1/auth/.../callback`,
+        );
     }
     // Processes of one installation share their secrets: each generating its own would sign
     // tokens the others refuse and seal credentials the others cannot open.

@@ -13,6 +13,8 @@ const CAMINHOS_CENSURADOS = [
   '*.password',
   '*.confirmacaoSenha',
   '*.jwtToken',
+  // Sino's sign-in providers (SINO_GITHUB_CLIENT_SECRET, SINO_GOOGLE_CLIENT_SECRET).
+  '*.clientSecret',
 ];
 
 export function opcoesDeRegistro(

@@ -5,6 +5,7 @@ export { sinoApi, sinoCore } from './plugin.js';
 export type { SinoOptions } from './options.js';
 export type { DevelopmentCredentials } from './modules/identity/service.js';
 export type { AdminCredentials } from './modules/accounts/service.js';
+export type { ConsoleSignInOptions } from './modules/accounts/oauth.js';
 /** A rotation of the encryption key: the re-seal, its report, the keys' public ids (decision 038). */
 export { describeUnopened, resealSecrets, type ResealReport } from './sealed/reseal.js';
 export { createSecretBox, keyIdOf, type EncryptionKeys } from './secret-box.js';

@@ -4,6 +4,7 @@ import type { RateLimitOptions } from './http/rate-limit.js';
 import type { SinoMetrics } from './observability/metrics.js';
 import type { DeliveryOptions } from './delivery/options.js';
 import type { SinoRepositories } from './repositories.js';
+import type { ConsoleSignInOptions } from './modules/accounts/oauth.js';
 
 /** Options of the Sino plugin, filled from the server's validated configuration. */
 export interface SinoOptions {
@@ -54,6 +55,13 @@ export interface SinoOptions {
   apiKeyGraceMs?: number | undefined;
   /** The console's sign-in throttle; 5 failures per e-mail, 50 per address, 15 min blocks. */
   consoleLogin?: LoginLimits | undefined;
+  /** Console accounts: who may make one (`SINO_SIGNUP`); by invitation only when absent. */
+  accounts?: { signUp?: 'open' | 'invitation' | undefined } | undefined;
+  /**
+   * Sign-in with GitHub and Google (docs/decisions/049); a provider absent is not offered. The
+   * redirect URIs are `<publicUrl>/v1/auth/<provider>/callback`.
+   */
+  consoleSignIn?: ConsoleSignInOptions | undefined;
   /** Queue tasks one process runs at once; 256 when absent (decision 036). */
   workerConcurrency?: number | undefined;
   /**

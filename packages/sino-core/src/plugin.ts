@@ -34,6 +34,7 @@ import { eventRoutes } from './modules/events/routes.js';
 import { environmentRoutes } from './modules/environments/routes.js';
 import { notificationGroupRoutes } from './modules/notification-groups/routes.js';
 import { consoleAuthRoutes, consolePersonRoutes } from './modules/accounts/routes.js';
+import { consoleSignInRoutes } from './modules/accounts/oauth-routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { organizationRoutes } from './modules/organizations/routes.js';
 import { workflowOverrideRoutes } from './modules/workflow-overrides/routes.js';
@@ -78,6 +79,7 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
 
   // The console's sign-in: no credentials yet (its refresh cookie, at most).
   await app.register(consoleAuthRoutes, ctx);
+  await app.register(consoleSignInRoutes, ctx);
 
   // The server API: every route below needs `Authorization: ApiKey <key>`, or a console
   // person's `Authorization: Bearer <access token>`.

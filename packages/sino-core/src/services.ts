@@ -46,6 +46,7 @@ import { consoleLoginAttempts } from './db/schema.js';
 import { createJwtKeys } from './jwt.js';
 import { createAccountService } from './modules/accounts/service.js';
 import { createAuditService } from './modules/audit/service.js';
+import { createConsoleSignIn } from './modules/accounts/oauth.js';
 
 /**
  * Builds every Sino service once, on its dependencies (repositories, secrets, sockets, the
@@ -109,6 +110,17 @@ export function createSinoServices(
       },
     ),
     audit,
+    signUp: options.accounts?.signUp,
+    // A person who signs up gets an organization of their own, as one made through the API.
+    newOrganization: async (name) =>
+      (await identity.createOrganization(name, { requireSubscriberHash: true })).organizationId,
+  });
+  // Sign-in with GitHub and Google; the flow's cookie is signed with keys drawn from the
+  // token keys.
+  const consoleSignIn = createConsoleSignIn({
+    options: options.consoleSignIn,
+    accounts,
+    secrets: tokenSecrets,
   });
   const session = createSessionService({ identity, subscribers, tokens });
   const messages = createMessageService({
@@ -267,6 +279,7 @@ export function createSinoServices(
     rateLimits,
     identity,
     accounts,
+    consoleSignIn,
     audit,
     subscribers,
     tokens,

@@ -70,6 +70,27 @@ export const sinoDaInstalacao = fp<OpcoesDoSino>(
       previousWidgetTokenSecrets: segredos.widgetAnteriores,
       encryptionKey: segredos.cifra,
       previousEncryptionKeys: segredos.cifraAnteriores,
+      accounts: { signUp: config.SINO_SIGNUP },
+      consoleSignIn: {
+        publicUrl: config.SINO_PUBLIC_URL,
+        ...(config.SINO_GITHUB_CLIENT_ID &&
+          config.SINO_GITHUB_CLIENT_SECRET && {
+            github: {
+              clientId: config.SINO_GITHUB_CLIENT_ID,
+              clientSecret: config.SINO_GITHUB_CLIENT_SECRET,
+              url: config.SINO_GITHUB_URL,
+              apiUrl: config.SINO_GITHUB_API_URL,
+            },
+          }),
+        ...(config.SINO_GOOGLE_CLIENT_ID &&
+          config.SINO_GOOGLE_CLIENT_SECRET && {
+            google: {
+              clientId: config.SINO_GOOGLE_CLIENT_ID,
+              clientSecret: config.SINO_GOOGLE_CLIENT_SECRET,
+              issuer: config.SINO_GOOGLE_ISSUER,
+            },
+          }),
+      },
       rateLimit: {
         triggerPerSecond: config.SINO_RATE_LIMIT_TRIGGERS,
         generalPerSecond: config.SINO_RATE_LIMIT_GENERAL,

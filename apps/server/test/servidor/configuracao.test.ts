@@ -3,6 +3,7 @@ import {
   ConfiguracaoInvalida,
   FOLGA_DO_ENCERRAMENTO_MS,
   lerConfiguracao,
+  SEGREDOS_DOS_PROVEDORES_DE_ACESSO,
 } from '../../src/configuracao.js';
 
 describe('configuration', () => {
@@ -230,6 +231,58 @@ describe('configuration', () => {
     ]);
     expect(problemas({})).toEqual([]);
     expect(lerConfiguracao({}).HALVES).toEqual(['locadora', 'sino']);
+  });
+
+  it('sign-in with GitHub and Google: off by default, a client id with its secret, and the public URL', () => {
+    const problemas = (ambiente: Record<string, string>) => {
+      try {
+        lerConfiguracao(ambiente);
+        return [];
+      } catch (e) {
+        return (e as ConfiguracaoInvalida).problemas;
+      }
+    };
+    const padrao = lerConfiguracao({});
+    expect(padrao).toMatchObject({
+      SINO_SIGNUP: 'invitation',
+      SINO_GITHUB_URL: 'https://github.com',
+      SINO_GITHUB_API_URL: 'https://api.github.com',
+      SINO_GOOGLE_ISSUER: 'https://accounts.google.com',
+    });
+    expect(padrao.SINO_GITHUB_CLIENT_ID).toBeUndefined();
+    expect(padrao.SINO_GOOGLE_CLIENT_ID).toBeUndefined();
+    const segredo = 'a-client-secret-never-quoted-0123';
+    const erros = [
+      ...problemas({ SINO_GITHUB_CLIENT_ID: 'gh-id', SINO_PUBLIC_URL: 'https://sino.example' }),
+      ...problemas({ SINO_GOOGLE_CLIENT_SECRET: segredo, SINO_PUBLIC_URL: 'https://sino.example' }),
+    ];
+    expect(erros).toEqual([
+      'SINO_GITHUB_CLIENT_SECRET: is required with SINO_GITHUB_CLIENT_ID',
+      'SINO_GOOGLE_CLIENT_ID: is required with SINO_GOOGLE_CLIENT_SECRET',
+    ]);
+    expect(
+      problemas({ SINO_GOOGLE_CLIENT_ID: 'g-id', SINO_GOOGLE_CLIENT_SECRET: segredo }),
+    ).toEqual([
+      'SINO_PUBLIC_URL: is required with SINO_GOOGLE_CLIENT_ID: the provider sends people back to <SINO_PUBLIC_URL>/v1/auth/.../callback',
+    ]);
+    expect(problemas({ SINO_SIGNUP: 'everyone', SINO_GITHUB_URL: 'ftp://github.example' })).toEqual(
+      ['SINO_SIGNUP: must be open or invitation', 'SINO_GITHUB_URL: must be an http(s) URL'],
+    );
+    const c = lerConfiguracao({
+      SINO_SIGNUP: 'open',
+      SINO_PUBLIC_URL: 'https://sino.example',
+      SINO_GITHUB_CLIENT_ID: 'gh-id',
+      SINO_GITHUB_CLIENT_SECRET: segredo,
+      SINO_GITHUB_URL: 'https://github.example.com',
+      SINO_GITHUB_API_URL: 'https://github.example.com/api/v3',
+    });
+    expect(c).toMatchObject({ SINO_SIGNUP: 'open', SINO_GITHUB_CLIENT_SECRET: segredo });
+    // Both secrets are marked as such, and no error quotes one.
+    expect(SEGREDOS_DOS_PROVEDORES_DE_ACESSO).toEqual([
+      'SINO_GITHUB_CLIENT_SECRET',
+      'SINO_GOOGLE_CLIENT_SECRET',
+    ]);
+    expect(erros.join('\n')).not.toContain(segredo);
   });
 
   it('SINO_URL: Locadora alone, with the key of the remote Sino', () => {

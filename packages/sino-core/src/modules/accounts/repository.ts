@@ -1,12 +1,13 @@
 import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
-import type { MemberRole } from '@sino/shared';
+import type { IdentityProvider, MemberRole } from '@sino/shared';
 import {
   apiKeys,
   consoleSessions,
   environments,
   members,
   organizations,
+  userIdentities,
   users,
 } from '../../db/schema.js';
 import { isId, newId } from '../../ids.js';
@@ -55,6 +56,55 @@ export function createAccountRepository(db: Database) {
         .values({ ...values, id: newId(), email: values.email.toLowerCase() })
         .returning();
       return user!;
+    },
+
+    /** The person a GitHub or Google account is linked to. */
+    async userByIdentity(
+      provider: IdentityProvider,
+      providerUserId: string,
+    ): Promise<User | undefined> {
+      const [row] = await db
+        .select({ user: users })
+        .from(userIdentities)
+        .innerJoin(users, eq(users.id, userIdentities.userId))
+        .where(
+          and(
+            eq(userIdentities.provider, provider),
+            eq(userIdentities.providerUserId, providerUserId),
+          ),
+        );
+      return row?.user;
+    },
+
+    /**
+     * Links a GitHub or Google account to a person; false when it is already another's (two
+     * sign-ins of the same new account at once).
+     */
+    async linkIdentity(
+      userId: string,
+      provider: IdentityProvider,
+      providerUserId: string,
+    ): Promise<boolean> {
+      await db
+        .insert(userIdentities)
+        .values({ provider, providerUserId, userId })
+        .onConflictDoNothing();
+      return (await this.userByIdentity(provider, providerUserId))?.id === userId;
+    },
+
+    /** A new person and their GitHub or Google account, together or not at all. */
+    async createUserWithIdentity(
+      values: Omit<typeof users.$inferInsert, 'id'>,
+      identity: { provider: IdentityProvider; providerUserId: string },
+    ): Promise<User> {
+      return db.transaction(async (tx) => {
+        const [user] = await tx
+          .insert(users)
+          .values({ ...values, id: newId(), email: values.email.toLowerCase() })
+          .returning();
+        await tx.insert(userIdentities).values({ ...identity, userId: user!.id });
+        return user!;
+      });
     },
 
     async addMember(organizationId: string, userId: string, role: MemberRole): Promise<void> {

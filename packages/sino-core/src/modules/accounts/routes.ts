@@ -13,6 +13,26 @@ import type { User } from './repository.js';
 const REFRESH_COOKIE = 'sino_refresh';
 const COOKIE_PATH = '/v1/auth';
 
+/** Sets the refresh cookie of a session just opened (password, GitHub or Google). */
+export function setRefresh(request: FastifyRequest, reply: FastifyReply, value: string) {
+  reply.setCookie(REFRESH_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    path: COOKIE_PATH,
+    maxAge: SESSION_DAYS * 24 * 60 * 60,
+  });
+}
+
+export function clearRefresh(request: FastifyRequest, reply: FastifyReply) {
+  reply.clearCookie(REFRESH_COOKIE, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    path: COOKIE_PATH,
+  });
+}
+
 const userWire = z.object({
   _id: z.string(),
   email: z.string(),
@@ -68,23 +88,6 @@ export const consoleAuthRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { accounts } = ctx.services;
 
-  function setRefresh(request: FastifyRequest, reply: FastifyReply, value: string) {
-    reply.setCookie(REFRESH_COOKIE, value, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: request.protocol === 'https',
-      path: COOKIE_PATH,
-      maxAge: SESSION_DAYS * 24 * 60 * 60,
-    });
-  }
-  function clearRefresh(request: FastifyRequest, reply: FastifyReply) {
-    reply.clearCookie(REFRESH_COOKIE, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: request.protocol === 'https',
-      path: COOKIE_PATH,
-    });
-  }
   const answer = (request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) => {
     setRefresh(request, reply, signedIn.refreshToken);
     reply.header('cache-control', 'no-store');

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hashPassword, verifyPassword, type LoginThrottle } from '@locadora/login';
-import type { MemberRole } from '@sino/shared';
+import type { IdentityProvider, MemberRole } from '@sino/shared';
 import { forbidden, notFound, tooManyRequests, unauthorized } from '../../errors.js';
 import type { JwtKeys } from '../../jwt.js';
 import type { AuditService } from '../audit/service.js';
@@ -24,6 +24,32 @@ export interface SignedIn {
   user: User;
   organizationId: string;
   environmentId: string;
+}
+
+/** A GitHub or Google account, with the e-mail address its provider verified. */
+export interface VerifiedIdentity {
+  provider: IdentityProvider;
+  providerUserId: string;
+  email: string;
+  firstName?: string | null | undefined;
+  lastName?: string | null | undefined;
+  /** What names the person's own organization when one is made for them. */
+  displayName: string;
+}
+
+/** Why a GitHub or Google sign-in opens no session (the console shows the code). */
+export type SignInRefusal =
+  | 'signup_closed'
+  | 'no_organization'
+  | 'account_inactive'
+  | 'account_unverified'
+  | 'identity_taken';
+
+export class SignInRefused extends Error {
+  constructor(readonly code: SignInRefusal) {
+    super(`sign-in refused: ${code}`);
+    this.name = 'SignInRefused';
+  }
 }
 
 /** The session a console request acts in. */
@@ -50,6 +76,10 @@ export function createAccountService(deps: {
   throttle: LoginThrottle;
   keys: JwtKeys;
   audit: AuditService;
+  /** Who may make an account by signing in with GitHub or Google; invitations only by default. */
+  signUp?: 'open' | 'invitation' | undefined;
+  /** Makes a new person's own organization (as the identity service does); answers its id. */
+  newOrganization?: ((name: string) => Promise<string>) | undefined;
   now?: () => Date;
 }) {
   const { accounts, keys, audit } = deps;
@@ -112,6 +142,60 @@ export function createAccountService(deps: {
         actor: { type: 'user', userId: user.id },
         action: 'user.signed_in',
         details: { method: 'password' },
+      });
+      return signedIn;
+    },
+
+    /**
+     * A GitHub or Google sign-in: the person the account is linked to; else the person with
+     * the verified e-mail address, whose account is then linked; else, when sign-up is open, a
+     * new person with their own organization, of which they are the admin. Whatever is refused
+     * is refused before anything is written.
+     */
+    async signInWith(identity: VerifiedIdentity): Promise<SignedIn> {
+      const { provider, providerUserId } = identity;
+      let user = await accounts.userByIdentity(provider, providerUserId);
+      let organizationId: string;
+      let signedUp = false;
+      if (!user) {
+        user = await accounts.userByEmail(identity.email.trim());
+        // An address nobody proved theirs could be a trap (someone made the account in the
+        // owner's name beforehand, with a password they know): it is not linked.
+        if (user && !user.emailVerifiedAt) throw new SignInRefused('account_unverified');
+      }
+      if (user) {
+        if (user.status !== 'active') throw new SignInRefused('account_inactive');
+        const [first] = await accounts.organizationsOf(user.id);
+        if (!first) throw new SignInRefused('no_organization');
+        if (!(await accounts.linkIdentity(user.id, provider, providerUserId)))
+          throw new SignInRefused('identity_taken');
+        organizationId = first.organization.id;
+      } else {
+        if (deps.signUp !== 'open' || !deps.newOrganization)
+          throw new SignInRefused('signup_closed');
+        user = await accounts.createUserWithIdentity(
+          {
+            email: identity.email.trim(),
+            firstName: identity.firstName ?? null,
+            lastName: identity.lastName ?? null,
+            status: 'active',
+            emailVerifiedAt: now(),
+          },
+          { provider, providerUserId },
+        );
+        organizationId = await deps.newOrganization(
+          `${identity.displayName.slice(0, 80)}'s organization`,
+        );
+        await accounts.addMember(organizationId, user.id, 'admin');
+        await accounts.claimOwnerlessKeys(organizationId, user.id);
+        signedUp = true;
+      }
+      const signedIn = await openSession(user, organizationId);
+      await audit.record({
+        organizationId,
+        actor: { type: 'user', userId: user.id },
+        action: 'user.signed_in',
+        details: { method: provider, ...(signedUp && { signedUp }) },
       });
       return signedIn;
     },
