@@ -4,6 +4,7 @@ import type { RateLimitOptions } from './http/rate-limit.js';
 import type { SinoMetrics } from './observability/metrics.js';
 import type { DeliveryOptions } from './delivery/options.js';
 import type { SinoRepositories } from './repositories.js';
+import type { PlatformMail, PlatformMailSettings } from './modules/accounts/platform-mail.js';
 
 /** Options of the Sino plugin, filled from the server's validated configuration. */
 export interface SinoOptions {
@@ -54,6 +55,13 @@ export interface SinoOptions {
   apiKeyGraceMs?: number | undefined;
   /** The console's sign-in throttle; 5 failures per e-mail, 50 per address, 15 min blocks. */
   consoleLogin?: LoginLimits | undefined;
+  /** Console people: sign-up open to anyone (`SINO_SIGNUP=open`) or by invitation (default). */
+  accounts?: { signUp?: 'open' | 'invitation' | undefined } | undefined;
+  /**
+   * The installation's own mail (`SINO_MAIL_URL`, `SINO_MAIL_FROM`): invitations, password
+   * resets, e-mail verification. Without it, invitation links are answered to the admin.
+   */
+  platformMail?: PlatformMailSettings | PlatformMail | undefined;
   /** Queue tasks one process runs at once; 256 when absent (decision 036). */
   workerConcurrency?: number | undefined;
   /**

@@ -43,6 +43,8 @@ import { createLoginThrottle } from '@locadora/login';
 import { consoleLoginAttempts } from './db/schema.js';
 import { createJwtKeys } from './jwt.js';
 import { createAccountService } from './modules/accounts/service.js';
+import { createPeopleService } from './modules/accounts/people.js';
+import { createPlatformMail } from './modules/accounts/platform-mail.js';
 import { createAuditService } from './modules/audit/service.js';
 
 /**
@@ -107,6 +109,21 @@ export function createSinoServices(
       },
     ),
     audit,
+  });
+  const platformMail = options.platformMail;
+  const people = createPeopleService({
+    people: repositories.people,
+    accounts: repositories.accounts,
+    accountService: accounts,
+    identity,
+    audit,
+    mail:
+      platformMail && 'send' in platformMail
+        ? platformMail
+        : createPlatformMail({ url: platformMail?.url, from: platformMail?.from }),
+    publicUrl: options.delivery?.publicUrl,
+    signUp: options.accounts?.signUp ?? 'invitation',
+    log,
   });
   const session = createSessionService({ identity, subscribers, tokens });
   const messages = createMessageService({
@@ -248,6 +265,7 @@ export function createSinoServices(
     rateLimits,
     identity,
     accounts,
+    people,
     audit,
     subscribers,
     tokens,
