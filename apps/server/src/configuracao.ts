@@ -228,6 +228,30 @@ export const esquemaDeConfiguracao = z.object({
     .optional(),
   /** Where providers reach this server: messages' callback URLs (Plivo) start with it. */
   SINO_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /**
+   * The installation's own mail (console invitations, password resets, e-mail verification):
+   * `smtp://` or `smtps://`, with an optional `user:password@`. A secret: never logged, and
+   * never quoted back in a configuration error.
+   */
+  SINO_MAIL_URL: z
+    .string()
+    .refine(
+      (v) => {
+        try {
+          return ['smtp:', 'smtps:'].includes(new URL(v).protocol) && new URL(v).hostname !== '';
+        } catch {
+          return false;
+        }
+      },
+      { error: 'must be an smtp:// or smtps:// URL (user:password@ optional)' },
+    )
+    .optional(),
+  /** The sender of those mails, e.g. `Sino <no-reply@example.com>`. */
+  SINO_MAIL_FROM: z.string().trim().min(3).max(320).optional(),
+  /** Console sign-up: `invitation` (only invited people join) or `open` (anyone signs up). */
+  SINO_SIGNUP: z
+    .enum(['invitation', 'open'], { error: 'must be invitation or open' })
+    .default('invitation'),
   /** A PEM file of certificate authorities trusted for providers (a private SMTP relay). */
   SINO_PROVIDER_CA_FILE: z.string().min(1).optional(),
   ACCESS_TOKEN_TTL_MINUTES: inteiro(15, 1, 24 * 60),

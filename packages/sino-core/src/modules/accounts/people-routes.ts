@@ -106,7 +106,7 @@ export const consolePeopleRoutes: FastifyPluginAsync<SinoContext> = async (app, 
             firstName: nameField(),
             lastName: nameField().optional(),
           })
-          .optional(),
+          .nullish(),
         response: { 200: sessionWire, ...errors(400, 401, 403, 404, 409) },
       },
     },
