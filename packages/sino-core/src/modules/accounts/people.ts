@@ -47,7 +47,7 @@ export function createPeopleService(deps: {
   people: PeopleRepository;
   accounts: AccountRepository;
   accountService: Pick<AccountService, 'openSession'>;
-  identity: Pick<IdentityService, 'createOrganization'>;
+  identity: Pick<IdentityService, 'createOrganization' | 'apiKeysChanged'>;
   audit: AuditService;
   mail: PlatformMail;
   /** `SINO_PUBLIC_URL`: the console's links start with it. */
@@ -385,6 +385,8 @@ export function createPeopleService(deps: {
         throw conflict(
           'You are the last admin of an organization that has other members: make one of them an admin first',
         );
+      // Their keys moved or were revoked: no node may keep them as they were.
+      await deps.identity.apiKeysChanged();
       await recordInEach(outcome, {
         actor: { type: 'user', userId },
         action: 'user.erased',
