@@ -23,9 +23,21 @@ import {
 const runLog = testRunLog();
 const PUBLIC_URL = 'https://sino.example.test';
 const MAIL_LOGIN = { user: 'sino-mailer', password: 'smtp password for the platform 7' };
-const ADMIN = { email: 'ana.admin@example.com', password: 'a long admin password 1', firstName: 'Ana' };
-const MEMBER = { email: 'milo.member@example.com', password: 'a long member password 2', firstName: 'Milo' };
-const VIC = { email: 'vic.viewer@example.com', password: 'a long viewer password 3', firstName: 'Vic' };
+const ADMIN = {
+  email: 'ana.admin@example.com',
+  password: 'a long admin password 1',
+  firstName: 'Ana',
+};
+const MEMBER = {
+  email: 'milo.member@example.com',
+  password: 'a long member password 2',
+  firstName: 'Milo',
+};
+const VIC = {
+  email: 'vic.viewer@example.com',
+  password: 'a long viewer password 3',
+  firstName: 'Vic',
+};
 const NEW_PASSWORD = 'the invited person password 4';
 
 let peer: SmtpPeer;
@@ -45,7 +57,12 @@ beforeAll(async () => {
   peer = await startSmtpPeer({ login: MAIL_LOGIN });
   mailUrl = `smtp://${MAIL_LOGIN.user}:${encodeURIComponent(MAIL_LOGIN.password)}@127.0.0.1:${peer.port}`;
   runLog.knownSecrets('mail URL', [mailUrl, MAIL_LOGIN.password]);
-  runLog.knownSecrets('console password', [ADMIN.password, MEMBER.password, VIC.password, NEW_PASSWORD]);
+  runLog.knownSecrets('console password', [
+    ADMIN.password,
+    MEMBER.password,
+    VIC.password,
+    NEW_PASSWORD,
+  ]);
   t = await createSinoTestApp({
     platformMail: { url: mailUrl, from: 'Sino <no-reply@sino.example.test>' },
     delivery: { publicUrl: PUBLIC_URL },
@@ -148,13 +165,18 @@ describe('POST /v1/invites', () => {
     });
     expect(r.statusCode, r.body).toBe(201);
     const link = r.json().data.invitationLink as string;
-    expect(link).toMatch(/^https:\/\/sino\.example\.test\/console\/accept-invitation\?token=[\w-]{43}$/);
+    expect(link).toMatch(
+      /^https:\/\/sino\.example\.test\/console\/accept-invitation\?token=[\w-]{43}$/,
+    );
     const inviteToken = new URL(link).searchParams.get('token')!;
     runLog.knownSecrets('invitation token', [inviteToken]);
     const list = await bare.api('GET', '/v1/invites', { authorization: bearer(token) });
     expect(list.json().data).toMatchObject([{ email: 'lia.linked@example.com', role: 'admin' }]);
     expect(list.body).not.toContain(inviteToken);
-    const audit = await bare.db.select().from(auditLog).where(eq(auditLog.action, 'member.invited'));
+    const audit = await bare.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'member.invited'));
     expect(JSON.stringify(audit)).not.toContain(inviteToken);
     expect(JSON.stringify(await bare.db.select().from(accountTokens))).not.toContain(inviteToken);
     const shown = await bare.api('GET', `/v1/invites/${inviteToken}`, { authorization: null });
@@ -201,7 +223,12 @@ describe('GET /v1/invites/:token and POST /v1/invites/:token/accept', () => {
     expect(refresh).toBeDefined();
     runLog.knownSecrets('console token', [r.json().data.token, refresh!]);
     expect(r.json().data).toMatchObject({
-      user: { email: 'pia.person@example.com', firstName: 'Pia', status: 'active', emailVerified: true },
+      user: {
+        email: 'pia.person@example.com',
+        firstName: 'Pia',
+        status: 'active',
+        emailVerified: true,
+      },
       organizationId: t.credentials.organizationId,
     });
     const me = await t.api('GET', '/v1/users/me', { authorization: bearer(r.json().data.token) });
@@ -258,7 +285,9 @@ describe('GET /v1/invites/:token and POST /v1/invites/:token/accept', () => {
     const { token: link } = await invite(inSecond, MEMBER.email, 'admin');
 
     const vic = await signIn(VIC);
-    const wrong = await t.api('POST', `/v1/invites/${link}/accept`, { authorization: bearer(vic.token) });
+    const wrong = await t.api('POST', `/v1/invites/${link}/accept`, {
+      authorization: bearer(vic.token),
+    });
     expect(wrong.statusCode, wrong.body).toBe(403);
     expect(wrong.json().message).toBe('This invitation was sent to another address');
     const key = await t.api('POST', `/v1/invites/${link}/accept`);
@@ -269,10 +298,14 @@ describe('GET /v1/invites/:token and POST /v1/invites/:token/accept', () => {
       body: { password: NEW_PASSWORD, firstName: 'Milo' },
     });
     expect(asNew.statusCode).toBe(409);
-    expect((await t.api('GET', `/v1/invites/${link}`, { authorization: null })).statusCode).toBe(200);
+    expect((await t.api('GET', `/v1/invites/${link}`, { authorization: null })).statusCode).toBe(
+      200,
+    );
 
     const milo = await signIn(MEMBER);
-    const r = await t.api('POST', `/v1/invites/${link}/accept`, { authorization: bearer(milo.token) });
+    const r = await t.api('POST', `/v1/invites/${link}/accept`, {
+      authorization: bearer(milo.token),
+    });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().data.organizationId).toBe(secondId);
     const [membership] = await t.db
@@ -284,9 +317,13 @@ describe('GET /v1/invites/:token and POST /v1/invites/:token/accept', () => {
 
     // The second organization's invitation is not the first's: 404 there.
     const other = await invite(inSecond, 'zed.zone@example.com');
-    const elsewhere = await t.api('DELETE', `/v1/invites/${other.id}`, { authorization: bearer(admin.token) });
+    const elsewhere = await t.api('DELETE', `/v1/invites/${other.id}`, {
+      authorization: bearer(admin.token),
+    });
     expect(elsewhere.statusCode).toBe(404);
-    expect((await t.api('GET', `/v1/invites/${other.token}`, { authorization: null })).statusCode).toBe(200);
+    expect(
+      (await t.api('GET', `/v1/invites/${other.token}`, { authorization: null })).statusCode,
+    ).toBe(200);
   });
 
   it('refuses an expired invitation (400)', async () => {
@@ -296,7 +333,9 @@ describe('GET /v1/invites/:token and POST /v1/invites/:token/accept', () => {
       .update(accountTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(accountTokens.id, id));
-    expect((await t.api('GET', `/v1/invites/${link}`, { authorization: null })).statusCode).toBe(400);
+    expect((await t.api('GET', `/v1/invites/${link}`, { authorization: null })).statusCode).toBe(
+      400,
+    );
     const r = await t.api('POST', `/v1/invites/${link}/accept`, {
       authorization: null,
       body: { password: NEW_PASSWORD, firstName: 'Eve' },
@@ -326,7 +365,9 @@ describe('GET /v1/invites and DELETE /v1/invites/:id', () => {
     }
     const r = await t.api('DELETE', `/v1/invites/${id}`, { authorization: bearer(token) });
     expect(r.statusCode, r.body).toBe(200);
-    expect((await t.api('GET', `/v1/invites/${link}`, { authorization: null })).statusCode).toBe(400);
+    expect((await t.api('GET', `/v1/invites/${link}`, { authorization: null })).statusCode).toBe(
+      400,
+    );
     const accept = await t.api('POST', `/v1/invites/${link}/accept`, {
       authorization: null,
       body: { password: NEW_PASSWORD, firstName: 'Rita' },
@@ -336,7 +377,10 @@ describe('GET /v1/invites and DELETE /v1/invites/:id', () => {
     expect(again.statusCode).toBe(404);
     const after = await t.api('GET', '/v1/invites', { authorization: bearer(token) });
     expect((after.json().data as { _id: string }[]).map((i) => i._id)).not.toContain(id);
-    const [revoked] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'invitation.revoked'));
+    const [revoked] = await t.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'invitation.revoked'));
     expect(revoked).toMatchObject({ actorId: adminId, subjectId: id });
   });
 });

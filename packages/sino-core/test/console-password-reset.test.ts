@@ -26,9 +26,21 @@ import {
  */
 const runLog = testRunLog();
 const PUBLIC_URL = 'https://console.example.test';
-const ADMIN = { email: 'ana.admin@example.com', password: 'a long admin password 1', firstName: 'Ana' };
-const BEA = { email: 'bea.second@example.com', password: 'a long second password 2', firstName: 'Bea' };
-const SAM = { email: 'sam.signup@example.com', password: 'sam chooses a password 3', firstName: 'Sam' };
+const ADMIN = {
+  email: 'ana.admin@example.com',
+  password: 'a long admin password 1',
+  firstName: 'Ana',
+};
+const BEA = {
+  email: 'bea.second@example.com',
+  password: 'a long second password 2',
+  firstName: 'Bea',
+};
+const SAM = {
+  email: 'sam.signup@example.com',
+  password: 'sam chooses a password 3',
+  firstName: 'Sam',
+};
 const NEW_PASSWORD = 'a brand new password 4';
 
 let peer: SmtpPeer;
@@ -46,7 +58,12 @@ const actions = async (action: string) =>
 beforeAll(async () => {
   peer = await startSmtpPeer();
   runLog.knownSecrets('mail URL', [peer.url]);
-  runLog.knownSecrets('console password', [ADMIN.password, BEA.password, SAM.password, NEW_PASSWORD]);
+  runLog.knownSecrets('console password', [
+    ADMIN.password,
+    BEA.password,
+    SAM.password,
+    NEW_PASSWORD,
+  ]);
   t = await createSinoTestApp({
     accounts: { signUp: 'open' },
     platformMail: { url: peer.url, from: 'Sino <no-reply@console.example.test>' },
@@ -76,11 +93,20 @@ describe('POST /v1/auth/register (SINO_SIGNUP=open)', () => {
   it('makes the person the admin of an organization of their own, `new` until verified, and mails a verification link', async () => {
     const r = await t.api('POST', '/v1/auth/register', {
       authorization: null,
-      body: { email: SAM.email, password: SAM.password, firstName: 'Sam', organizationName: 'Sam Co' },
+      body: {
+        email: SAM.email,
+        password: SAM.password,
+        firstName: 'Sam',
+        organizationName: 'Sam Co',
+      },
     });
     expect(r.statusCode, r.body).toBe(201);
     runLog.knownSecrets('console token', [r.json().data.token]);
-    expect(r.json().data.user).toMatchObject({ email: SAM.email, status: 'new', emailVerified: false });
+    expect(r.json().data.user).toMatchObject({
+      email: SAM.email,
+      status: 'new',
+      emailVerified: false,
+    });
     const organizationId = r.json().data.organizationId as string;
     const envs = await t.db
       .select({ name: environments.name })
@@ -112,7 +138,9 @@ describe('POST /v1/auth/register (SINO_SIGNUP=open)', () => {
 
 describe('e-mail verification', () => {
   it('resend: 401 without a person, at most one a minute (429), then a new link', async () => {
-    expect((await t.api('POST', '/v1/auth/verify-email/resend', { authorization: null })).statusCode).toBe(401);
+    expect(
+      (await t.api('POST', '/v1/auth/verify-email/resend', { authorization: null })).statusCode,
+    ).toBe(401);
     const key = await t.api('POST', '/v1/auth/verify-email/resend');
     expect(key.statusCode).toBe(401);
     const sam = await signIn(SAM);
@@ -141,13 +169,19 @@ describe('e-mail verification', () => {
       expect(bad.statusCode).toBe(400);
     }
     expect((await userByEmail(SAM.email))!.emailVerifiedAt).toBeNull();
-    const r = await t.api('POST', '/v1/auth/verify-email', { authorization: null, body: { token } });
+    const r = await t.api('POST', '/v1/auth/verify-email', {
+      authorization: null,
+      body: { token },
+    });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toEqual({ data: { success: true } });
     const sam = (await userByEmail(SAM.email))!;
     expect(sam.status).toBe('active');
     expect(sam.emailVerifiedAt).not.toBeNull();
-    const replay = await t.api('POST', '/v1/auth/verify-email', { authorization: null, body: { token } });
+    const replay = await t.api('POST', '/v1/auth/verify-email', {
+      authorization: null,
+      body: { token },
+    });
     expect(replay.statusCode).toBe(400);
     const unknown = await t.api('POST', '/v1/auth/verify-email', {
       authorization: null,
@@ -175,7 +209,10 @@ describe('password reset', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(peer.messages.length).toBe(mails);
     expect(await tokenCount()).toBe(tokens);
-    const bad = await t.api('POST', '/v1/auth/reset/request', { authorization: null, body: { email: 'x' } });
+    const bad = await t.api('POST', '/v1/auth/reset/request', {
+      authorization: null,
+      body: { email: 'x' },
+    });
     expect(bad.statusCode).toBe(400);
   });
 
@@ -191,7 +228,12 @@ describe('password reset', () => {
     const token = tokenIn(mail.raw, PUBLIC_URL, 'reset-password');
     runLog.knownSecrets('reset token', [token]);
 
-    for (const body of [undefined, { token }, { token, password: 'short' }, { password: NEW_PASSWORD }]) {
+    for (const body of [
+      undefined,
+      { token },
+      { token, password: 'short' },
+      { password: NEW_PASSWORD },
+    ]) {
       const bad = await t.api('POST', '/v1/auth/reset', { authorization: null, body });
       expect(bad.statusCode, JSON.stringify(body)).toBe(400);
     }
@@ -201,14 +243,18 @@ describe('password reset', () => {
     });
     expect(unknown.statusCode).toBe(404);
     // Nothing changed yet.
-    expect((await t.api('GET', '/v1/users/me', { authorization: bearer(session.token) })).statusCode).toBe(200);
+    expect(
+      (await t.api('GET', '/v1/users/me', { authorization: bearer(session.token) })).statusCode,
+    ).toBe(200);
 
     const reset = await t.api('POST', '/v1/auth/reset', {
       authorization: null,
       body: { token, password: NEW_PASSWORD },
     });
     expect(reset.statusCode, reset.body).toBe(200);
-    expect((await t.api('GET', '/v1/users/me', { authorization: bearer(session.token) })).statusCode).toBe(401);
+    expect(
+      (await t.api('GET', '/v1/users/me', { authorization: bearer(session.token) })).statusCode,
+    ).toBe(401);
     const refreshed = await t.api('POST', '/v1/auth/refresh', {
       authorization: null,
       headers: { cookie: `sino_refresh=${session.refresh}` },
@@ -230,7 +276,10 @@ describe('password reset', () => {
   });
 
   it('refuses an expired link (400)', async () => {
-    await t.api('POST', '/v1/auth/reset/request', { authorization: null, body: { email: SAM.email } });
+    await t.api('POST', '/v1/auth/reset/request', {
+      authorization: null,
+      body: { email: SAM.email },
+    });
     const mail = await mailTo(peer, SAM.email, 3);
     const token = tokenIn(mail.raw, PUBLIC_URL, 'reset-password');
     runLog.knownSecrets('reset token', [token]);
@@ -269,7 +318,7 @@ describe('DELETE /v1/users/me', () => {
     expect(role.statusCode).toBe(200);
   });
 
-  it("erases a person: their keys go to another admin and keep working; the audit keeps only the id", async () => {
+  it('erases a person: their keys go to another admin and keep working; the audit keeps only the id', async () => {
     const admin = (await userByEmail(ADMIN.email))!;
     const bea = (await userByEmail(BEA.email))!;
     const [key] = await t.db
@@ -285,7 +334,9 @@ describe('DELETE /v1/users/me', () => {
     const [moved] = await t.db.select().from(apiKeys).where(eq(apiKeys.id, key!.id));
     expect(moved).toMatchObject({ userId: admin.id, revokedAt: null });
     expect((await t.api('GET', '/v1/environments/me')).statusCode).toBe(200);
-    expect((await t.api('GET', '/v1/users/me', { authorization: bearer(session.token) })).statusCode).toBe(401);
+    expect(
+      (await t.api('GET', '/v1/users/me', { authorization: bearer(session.token) })).statusCode,
+    ).toBe(401);
     const [erased] = await actions('user.erased');
     expect(erased).toMatchObject({ actorId: bea.id, subjectId: bea.id, details: null });
     expect(JSON.stringify(erased)).not.toContain(BEA.email);
@@ -293,7 +344,9 @@ describe('DELETE /v1/users/me', () => {
 
   it('erases the only member of an organization: it stays, without members, and its keys stop working', async () => {
     const sam = await signIn(SAM);
-    const keys = await t.api('GET', '/v1/environments/api-keys', { authorization: bearer(sam.token) });
+    const keys = await t.api('GET', '/v1/environments/api-keys', {
+      authorization: bearer(sam.token),
+    });
     expect(keys.statusCode, keys.body).toBe(200);
     const samKey = keys.json().data[0].key as string;
     runLog.knownSecrets('API key', [samKey]);

@@ -12,9 +12,7 @@ const cookieOf = (setCookie: string | string[] | undefined) =>
 
 /** The refresh token a sign-in's answer set, if it set one. */
 export const refreshOf = (setCookie: string | string[] | undefined) =>
-  cookieOf(setCookie)
-    ?.split(';')[0]!
-    .slice('sino_refresh='.length);
+  cookieOf(setCookie)?.split(';')[0]!.slice('sino_refresh='.length);
 
 export interface Person {
   email: string;
@@ -74,7 +72,12 @@ export function partsOf(raw: Buffer) {
   const { headers, parts } = mimeOf(raw);
   const of = (type: string) =>
     parts.find((p) => (p.headers['content-type'] ?? '').startsWith(type))?.body.toString('utf8');
-  return { subject: headers.subject ?? '', from: headers.from ?? '', text: of('text/plain') ?? '', html: of('text/html') ?? '' };
+  return {
+    subject: headers.subject ?? '',
+    from: headers.from ?? '',
+    text: of('text/plain') ?? '',
+    html: of('text/html') ?? '',
+  };
 }
 
 /** The token of the console link `page` in a mail's text part (and the HTML's same link). */

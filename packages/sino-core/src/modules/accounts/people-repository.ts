@@ -155,7 +155,11 @@ export function createPeopleRepository(db: Database) {
     async markVerified(userId: string): Promise<void> {
       await db
         .update(users)
-        .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, status: 'active', updatedAt: sql`now()` })
+        .set({
+          emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`,
+          status: 'active',
+          updatedAt: sql`now()`,
+        })
         .where(and(eq(users.id, userId), ne(users.status, 'invited')));
     },
 

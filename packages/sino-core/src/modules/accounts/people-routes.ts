@@ -72,7 +72,7 @@ export const consolePeopleRoutes: FastifyPluginAsync<SinoContext> = async (app, 
     {
       schema: {
         tags,
-        summary: "An invitation for its accept page: the organization, who invited, the address",
+        summary: 'An invitation for its accept page: the organization, who invited, the address',
         params: z.object({ inviteToken: tokenField() }),
         response: {
           200: z.object({
@@ -299,7 +299,7 @@ export const peopleRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) =>
       schema: {
         tags,
         summary:
-          "Erases the signed-in person; refused (409) while they are the last admin of an organization with other members",
+          'Erases the signed-in person; refused (409) while they are the last admin of an organization with other members',
         response: { 204: z.null(), ...serverErrors() },
       },
     },

@@ -1,6 +1,13 @@
 import { hashPassword } from '@locadora/login';
 import type { MemberRole } from '@sino/shared';
-import { badRequest, conflict, forbidden, notFound, SinoError, tooManyRequests } from '../../errors.js';
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  SinoError,
+  tooManyRequests,
+} from '../../errors.js';
 import type { Log } from '../../log.js';
 import type { AuditService } from '../audit/service.js';
 import type { IdentityService } from '../identity/service.js';
@@ -67,9 +74,14 @@ export function createPeopleService(deps: {
 
   /** Sends without waiting: an answer takes as long whether a mail went or not. */
   function sendLater(message: Parameters<PlatformMail['send']>[0], what: string) {
-    mail.send(message).catch((error: unknown) =>
-      deps.log.warn({ err: { message: (error as Error).message } }, `The ${what} mail was not sent`),
-    );
+    mail
+      .send(message)
+      .catch((error: unknown) =>
+        deps.log.warn(
+          { err: { message: (error as Error).message } },
+          `The ${what} mail was not sent`,
+        ),
+      );
   }
 
   /** 404 for a token never made, 400 for one used, revoked or expired. */
@@ -145,7 +157,10 @@ export function createPeopleService(deps: {
         );
       } catch (error) {
         await people.revokeInvitation(inviter.organizationId, invitation.id);
-        deps.log.warn({ err: { message: (error as Error).message } }, 'An invitation mail was not sent');
+        deps.log.warn(
+          { err: { message: (error as Error).message } },
+          'An invitation mail was not sent',
+        );
         throw new SinoError(502, 'The invitation could not be e-mailed: try again later');
       }
       return { invitation };
@@ -175,7 +190,9 @@ export function createPeopleService(deps: {
       const invitation = await people.peekToken('invitation', hash);
       if (!invitation) throw await refuseToken('invitation', hash, 'Invitation');
       const name = await people.organizationName(invitation.organizationId!);
-      const inviter = invitation.invitedBy ? await accounts.userById(invitation.invitedBy) : undefined;
+      const inviter = invitation.invitedBy
+        ? await accounts.userById(invitation.invitedBy)
+        : undefined;
       return {
         organization: { _id: invitation.organizationId!, name: name ?? '' },
         inviter: { firstName: inviter?.firstName ?? null },
@@ -191,8 +208,7 @@ export function createPeopleService(deps: {
     async acceptInvitation(
       token: string,
       who:
-        | { userId: string }
-        | { password: string; firstName: string; lastName?: string | undefined },
+        { userId: string } | { password: string; firstName: string; lastName?: string | undefined },
     ): Promise<SignedIn> {
       const hash = sha256(token);
       let user: User;
@@ -212,7 +228,9 @@ export function createPeopleService(deps: {
         const peeked = await people.peekToken('invitation', hash);
         if (!peeked) throw await refuseToken('invitation', hash, 'Invitation');
         if (await accounts.userByEmail(peeked.email))
-          throw conflict('An account with this address exists: sign in, then accept the invitation');
+          throw conflict(
+            'An account with this address exists: sign in, then accept the invitation',
+          );
         // Hashed before the token is used: a slow hash never holds a used token.
         const passwordHash = await hashPassword(who.password);
         invitation = await people.consumeToken('invitation', hash);
@@ -230,7 +248,9 @@ export function createPeopleService(deps: {
           // The address got an account meanwhile: the invitation stays usable by signing in.
           await people.releaseToken(invitation.id);
           if (await accounts.userByEmail(invitation.email))
-            throw conflict('An account with this address exists: sign in, then accept the invitation');
+            throw conflict(
+              'An account with this address exists: sign in, then accept the invitation',
+            );
           throw error;
         }
       }

@@ -58,8 +58,10 @@ export function createPlatformMail(settings: PlatformMailSettings): PlatformMail
       try {
         await transport.sendMail({ from, ...message });
       } catch (error) {
-        // The SMTP server's answer may quote the user name: only the kind of failure goes on.
+        // The SMTP server's answer may quote the user name: only the kind of failure goes on,
+        // and the original error is left behind on purpose.
         const code = (error as { code?: unknown }).code;
+        // eslint-disable-next-line preserve-caught-error -- its message may name the SMTP user
         throw new Error(
           `Platform mail could not be sent${typeof code === 'string' ? ` (${code})` : ''}`,
         );
