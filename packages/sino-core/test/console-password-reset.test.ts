@@ -227,6 +227,12 @@ describe('password reset', () => {
     expect(partsOf(mail.raw).subject).toBe('Reset your Sino password');
     const token = tokenIn(mail.raw, PUBLIC_URL, 'reset-password');
     runLog.knownSecrets('reset token', [token]);
+    // Asked again at once: the same answer, no second mail.
+    const again = await t.api('POST', '/v1/auth/reset/request', {
+      authorization: null,
+      body: { email: ADMIN.email },
+    });
+    expect(again.json()).toEqual({ data: { success: true } });
 
     for (const body of [
       undefined,
@@ -262,6 +268,7 @@ describe('password reset', () => {
     expect(refreshed.statusCode).toBe(401);
     const old = await t.api('POST', '/v1/auth/login', { authorization: null, body: ADMIN });
     expect(old.statusCode).toBe(401);
+    expect(peer.messages.filter((m) => m.to.includes(ADMIN.email))).toHaveLength(1);
     ADMIN.password = NEW_PASSWORD;
     await signIn(ADMIN);
 

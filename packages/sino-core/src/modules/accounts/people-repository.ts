@@ -41,20 +41,21 @@ export function createPeopleRepository(db: Database) {
     },
 
     /**
-     * A verification token for `userId`, unless one was made less than `seconds` ago: one
-     * statement, so two resends at once make one token.
+     * A reset or verification token for `userId`, unless one of that purpose was made less
+     * than `seconds` ago: one statement, so two requests at once make one token.
      */
-    async addVerificationUnlessRecent(
+    async addTokenUnlessRecent(
+      purpose: 'password_reset' | 'email_verification',
       values: { tokenHash: string; email: string; expiresAt: Date; userId: string },
       seconds: number,
     ): Promise<boolean> {
       const rows = await db.execute(sql`
         insert into ${accountTokens} (id, purpose, token_hash, email, user_id, expires_at)
-        select ${newId()}, 'email_verification', ${values.tokenHash}, ${values.email.toLowerCase()},
+        select ${newId()}, ${purpose}, ${values.tokenHash}, ${values.email.toLowerCase()},
                ${values.userId}, ${values.expiresAt.toISOString()}::timestamptz
         where not exists (
           select 1 from ${accountTokens}
-          where user_id = ${values.userId} and purpose = 'email_verification'
+          where user_id = ${values.userId} and purpose = ${purpose}
             and created_at > now() - make_interval(secs => ${seconds}))
         returning id`);
       return rowsOf(rows).length > 0;

@@ -29,7 +29,7 @@ export const TOKEN_VALIDITY_MS = {
   password_reset: HOUR,
   email_verification: 2 * 24 * HOUR,
 } as const;
-/** A person asks for another verification mail at most this often. */
+/** A person gets another verification or reset mail at most this often. */
 export const RESEND_INTERVAL_SECONDS = 60;
 /** A console password's length (as SINO_ADMIN_PASSWORD's). */
 export const PASSWORD_MIN_LENGTH = 12;
@@ -337,7 +337,8 @@ export function createPeopleService(deps: {
       if (user.emailVerifiedAt) throw badRequest('Your e-mail address is already confirmed');
       if (!mail.configured) throw mailUnavailable();
       const token = newSecret();
-      const added = await people.addVerificationUnlessRecent(
+      const added = await people.addTokenUnlessRecent(
+        'email_verification',
         {
           tokenHash: sha256(token),
           email: user.email,
@@ -362,13 +363,18 @@ export function createPeopleService(deps: {
       const user = await accounts.userByEmail(email);
       if (!user || !mail.configured) return;
       const token = newSecret();
-      await people.addToken({
-        purpose: 'password_reset',
-        tokenHash: sha256(token),
-        email: user.email,
-        userId: user.id,
-        expiresAt: expiry('password_reset'),
-      });
+      // At most one mail a minute to an address, however often it is asked for.
+      const added = await people.addTokenUnlessRecent(
+        'password_reset',
+        {
+          tokenHash: sha256(token),
+          email: user.email,
+          userId: user.id,
+          expiresAt: expiry('password_reset'),
+        },
+        RESEND_INTERVAL_SECONDS,
+      );
+      if (!added) return;
       sendLater(passwordResetMessage(user.email, link('reset-password', token)), 'password reset');
     },
 
