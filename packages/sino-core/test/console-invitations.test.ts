@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { testRunLog } from '@locadora/db/testing';
 import { startSmtpPeer, type SmtpPeer } from '@sino/providers/testing';
-import { accountTokens, auditLog, members, users } from '../src/db/schema.js';
+import { accountTokens, auditLog, members, sandboxOutbox, users } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 import {
@@ -146,6 +146,24 @@ describe('POST /v1/invites', () => {
     const r = await t.api('POST', '/v1/invites', { authorization: bearer(token), body });
     expect(r.statusCode).toBe(400);
     expect(await tokenCount()).toBe(before);
+  });
+
+  it('when the mail server refuses, answers 502 and the invitation does not stay pending', async () => {
+    const { token } = await signIn(ADMIN);
+    peer.refuse('bounce.back@example.com', 550, '5.1.1 No such user');
+    const r = await t.api('POST', '/v1/invites', {
+      authorization: bearer(token),
+      body: { email: 'bounce.back@example.com' },
+    });
+    expect(r.statusCode).toBe(502);
+    expect(r.json().message).toBe('The invitation could not be e-mailed: try again later');
+    expect(r.body).not.toContain(MAIL_LOGIN.user);
+    const list = await t.api('GET', '/v1/invites', { authorization: bearer(token) });
+    expect(list.body).not.toContain('bounce.back@example.com');
+  });
+
+  it("never writes the platform's mail into an environment's sandbox outbox", async () => {
+    expect(await t.db.select().from(sandboxOutbox)).toEqual([]);
   });
 
   it('refuses an address that is a member already (409)', async () => {
