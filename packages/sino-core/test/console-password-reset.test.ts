@@ -311,41 +311,68 @@ describe('DELETE /v1/users/me', () => {
     expect(key.json().message).toBe('API endpoint not available');
   });
 
+  // An organization of Ana's own, where she is the only admin (the installation's first one
+  // has the operator's admin too when the server runs apart).
+  let team: { id: string; adminToken: string };
+
   it('refuses the last admin of an organization with other members (409), nothing erased', async () => {
-    const beaId = await addPerson(t, BEA, t.credentials.organizationId, 'member');
     const admin = await signIn(ADMIN);
+    const made = await t.api('POST', '/v1/organizations', {
+      authorization: bearer(admin.token),
+      body: { name: 'Team organization' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json().data._id as string;
+    const switched = await t.api('POST', `/v1/auth/organizations/${id}/switch`, {
+      authorization: bearer(admin.token),
+    });
+    team = { id, adminToken: switched.json().data.token as string };
+    runLog.knownSecrets('console token', [team.adminToken]);
+    const beaId = await addPerson(t, BEA, id, 'member');
     const r = await t.api('DELETE', '/v1/users/me', { authorization: bearer(admin.token) });
     expect(r.statusCode).toBe(409);
+    expect(r.json().message).toBe(
+      'You are the last admin of an organization that has other members: make one of them an admin first',
+    );
     expect(await userByEmail(ADMIN.email)).toBeDefined();
-    // Bea becomes an admin too (for the next test).
+    // Bea becomes an admin there too (for the next test).
     const role = await t.api('PUT', `/v1/organizations/members/${beaId}/roles`, {
-      authorization: bearer(admin.token),
+      authorization: bearer(team.adminToken),
       body: { role: 'admin' },
     });
-    expect(role.statusCode).toBe(200);
+    expect(role.statusCode, role.body).toBe(200);
   });
 
   it('erases a person: their keys go to another admin and keep working; the audit keeps only the id', async () => {
     const admin = (await userByEmail(ADMIN.email))!;
     const bea = (await userByEmail(BEA.email))!;
-    const [key] = await t.db
-      .select()
-      .from(apiKeys)
-      .where(eq(apiKeys.environmentId, t.credentials.environmentId));
-    await t.db.update(apiKeys).set({ userId: bea.id }).where(eq(apiKeys.id, key!.id));
+    const keys = await t.api('GET', '/v1/environments/api-keys', {
+      authorization: bearer(team.adminToken),
+    });
+    expect(keys.statusCode, keys.body).toBe(200);
+    const { _id: keyId, key } = keys.json().data[0] as { _id: string; key: string };
+    runLog.knownSecrets('API key', [key]);
+    await t.db.update(apiKeys).set({ userId: bea.id }).where(eq(apiKeys.id, keyId));
+    const withKey = { authorization: `ApiKey ${key}` };
+    expect((await t.api('GET', '/v1/environments/me', withKey)).statusCode).toBe(200);
     const session = await signIn(BEA);
     const r = await t.api('DELETE', '/v1/users/me', { authorization: bearer(session.token) });
     expect(r.statusCode, r.body).toBe(204);
     expect(await userByEmail(BEA.email)).toBeUndefined();
     expect(await t.db.select().from(members).where(eq(members.userId, bea.id))).toEqual([]);
-    const [moved] = await t.db.select().from(apiKeys).where(eq(apiKeys.id, key!.id));
+    const [moved] = await t.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
     expect(moved).toMatchObject({ userId: admin.id, revokedAt: null });
-    expect((await t.api('GET', '/v1/environments/me')).statusCode).toBe(200);
+    expect((await t.api('GET', '/v1/environments/me', withKey)).statusCode).toBe(200);
     expect(
       (await t.api('GET', '/v1/users/me', { authorization: bearer(session.token) })).statusCode,
     ).toBe(401);
     const [erased] = await actions('user.erased');
-    expect(erased).toMatchObject({ actorId: bea.id, subjectId: bea.id, details: null });
+    expect(erased).toMatchObject({
+      organizationId: team.id,
+      actorId: bea.id,
+      subjectId: bea.id,
+      details: null,
+    });
     expect(JSON.stringify(erased)).not.toContain(BEA.email);
   });
 
