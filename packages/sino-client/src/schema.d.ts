@@ -1112,6 +1112,766 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pending changes (promoted=false) or promoted ones, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    promoted?: "true" | "false";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _appliedBy: string | null;
+                                _creatorId: string | null;
+                                _entityId: string;
+                                _environmentId: string;
+                                _id: string;
+                                _organizationId: string;
+                                /** @description Beyond Novu: when it was promoted */
+                                appliedAt: string | null;
+                                /** @description Novu's difference, from Production's state to Development's */
+                                change: {
+                                    [key: string]: unknown;
+                                }[];
+                                createdAt: string;
+                                enabled: boolean;
+                                /** @description Beyond Novu: when the promotion was rolled back */
+                                rolledBackAt: string | null;
+                                templateId?: string;
+                                templateName?: string;
+                                /** @enum {string} */
+                                type: "NotificationTemplate" | "NotificationGroup" | "Layout" | "Feed";
+                                updatedAt: string;
+                            }[];
+                            page: number;
+                            pageSize: number;
+                            totalCount: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes/bulk/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Promotes the changes named to Production, oldest first (admins) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        changeIds: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _appliedBy: string | null;
+                                _creatorId: string | null;
+                                _entityId: string;
+                                _environmentId: string;
+                                _id: string;
+                                _organizationId: string;
+                                /** @description Beyond Novu: when it was promoted */
+                                appliedAt: string | null;
+                                /** @description Novu's difference, from Production's state to Development's */
+                                change: {
+                                    [key: string]: unknown;
+                                }[];
+                                createdAt: string;
+                                enabled: boolean;
+                                /** @description Beyond Novu: when the promotion was rolled back */
+                                rolledBackAt: string | null;
+                                templateId?: string;
+                                templateName?: string;
+                                /** @enum {string} */
+                                type: "NotificationTemplate" | "NotificationGroup" | "Layout" | "Feed";
+                                updatedAt: string;
+                            }[][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many changes wait to be promoted */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes/{changeId}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Promotes one change to Production (admins) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    changeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _appliedBy: string | null;
+                                _creatorId: string | null;
+                                _entityId: string;
+                                _environmentId: string;
+                                _id: string;
+                                _organizationId: string;
+                                /** @description Beyond Novu: when it was promoted */
+                                appliedAt: string | null;
+                                /** @description Novu's difference, from Production's state to Development's */
+                                change: {
+                                    [key: string]: unknown;
+                                }[];
+                                createdAt: string;
+                                enabled: boolean;
+                                /** @description Beyond Novu: when the promotion was rolled back */
+                                rolledBackAt: string | null;
+                                templateId?: string;
+                                templateName?: string;
+                                /** @enum {string} */
+                                type: "NotificationTemplate" | "NotificationGroup" | "Layout" | "Feed";
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes/{changeId}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Beyond Novu: puts back Production's state from before this promotion (admins; the latest promotion of its entity only) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    changeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _appliedBy: string | null;
+                                _creatorId: string | null;
+                                _entityId: string;
+                                _environmentId: string;
+                                _id: string;
+                                _organizationId: string;
+                                /** @description Beyond Novu: when it was promoted */
+                                appliedAt: string | null;
+                                /** @description Novu's difference, from Production's state to Development's */
+                                change: {
+                                    [key: string]: unknown;
+                                }[];
+                                createdAt: string;
+                                enabled: boolean;
+                                /** @description Beyond Novu: when the promotion was rolled back */
+                                rolledBackAt: string | null;
+                                templateId?: string;
+                                templateName?: string;
+                                /** @enum {string} */
+                                type: "NotificationTemplate" | "NotificationGroup" | "Layout" | "Feed";
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/environments": {
         parameters: {
             query?: never;

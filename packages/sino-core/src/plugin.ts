@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import cors from '@fastify/cors';
-import type { FastifyPluginAsync } from 'fastify';
+import { errorCodes, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { validatorCompiler } from './http/validation.js';
 import type { SinoContext } from './context.js';
@@ -39,6 +39,7 @@ import { auditRoutes } from './modules/audit/routes.js';
 import { organizationRoutes } from './modules/organizations/routes.js';
 import { workflowOverrideRoutes } from './modules/workflow-overrides/routes.js';
 import { layoutRoutes } from './modules/layouts/routes.js';
+import { changeRoutes } from './modules/changes/routes.js';
 import { organizationBrandingRoutes } from './modules/organizations/branding-routes.js';
 import { environmentMessageRoutes } from './modules/messages/environment-routes.js';
 import { activityRoutes } from './modules/activity/routes.js';
@@ -83,6 +84,7 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
   // person's `Authorization: Bearer <access token>`.
   await app.register(async (server) => {
     server.addHook('onRequest', ctx.guards.apiKey);
+    acceptEmptyForms(server);
     installRateLimit(server, ctx.services.rateLimits);
     installIdempotency(server, ctx.services.idempotency);
     // Server API modules, one line each.
@@ -95,6 +97,7 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(notificationGroupRoutes, ctx);
     await server.register(workflowOverrideRoutes, ctx);
     await server.register(layoutRoutes, ctx);
+    await server.register(changeRoutes, ctx);
     await server.register(organizationBrandingRoutes, ctx);
     await server.register(subscriberPreferenceRoutes, ctx);
     await server.register(serverMessageRoutes, ctx);
@@ -114,6 +117,22 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
   // Providers' delivery webhooks: authenticated by their signatures, not by an API key.
   await app.register(providerWebhookRoutes, ctx);
 };
+
+/**
+ * @novu/node 0.24 posts without a body under axios' default form type (a layout's default,
+ * regenerating API keys): an empty form is no body; a form with something in it is refused
+ * (415), as every body but JSON is.
+ */
+function acceptEmptyForms(server: FastifyInstance) {
+  server.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1024 },
+    (_request, body, done) => {
+      if (body === '') done(null, undefined);
+      else done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
+    },
+  );
+}
 
 declare module 'fastify' {
   interface FastifyInstance {

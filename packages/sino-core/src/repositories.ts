@@ -1,3 +1,4 @@
+import { createChangeRepository } from './modules/changes/repository.js';
 import type { Database } from '@locadora/db';
 import { createAccountRepository } from './modules/accounts/repository.js';
 import { createPeopleRepository } from './modules/accounts/people-repository.js';
@@ -53,6 +54,7 @@ export function createRepositories(db: Database, secrets: RepositorySecrets) {
     people: createPeopleRepository(db),
     activity: createActivityRepository(db),
     audit: createAuditRepository(db),
+    changes: createChangeRepository(db),
     deliveries: createDeliveryRepository(db),
     engine: createEngineRepository(db),
     erasure: createErasureRepository(db, tombstones),

@@ -1,3 +1,5 @@
+import { createChangeService } from './modules/changes/service.js';
+import type { RecordChange } from './modules/changes/record.js';
 import { EgressPolicy } from '@sino/providers';
 import type { SinoOptions } from './options.js';
 import type { Log } from './log.js';
@@ -141,6 +143,20 @@ export function createSinoServices(
   });
   const workflowCache = createWorkflowCache();
   caches.on('workflows', () => workflowCache.invalidate());
+  // Promotion (decision 052): writes in Development leave pending changes.
+  const changes = createChangeService({
+    changes: repositories.changes,
+    workflows: repositories.workflows,
+    groups: repositories.notificationGroups,
+    layouts: repositories.layouts,
+    feeds: repositories.feeds,
+    changed: {
+      workflows: () => caches.changed('workflows'),
+      layouts: () => caches.changed('layouts'),
+    },
+  });
+  const record: RecordChange = (env, type, id) =>
+    changes.record(env, type, id, { userId: env.actorId ?? null });
   const workflows = createWorkflowService({
     workflows: repositories.workflows,
     feeds: repositories.feeds,
@@ -148,10 +164,12 @@ export function createSinoServices(
     identity: repositories.identity,
     layouts: repositories.layouts,
     changed: () => caches.changed('workflows'),
+    record,
   });
-  const feeds = createFeedService({ feeds: repositories.feeds });
+  const feeds = createFeedService({ feeds: repositories.feeds, record });
   const notificationGroups = createNotificationGroupService({
     groups: repositories.notificationGroups,
+    record,
   });
   const workflowOverrides = createWorkflowOverrideService({
     overrides: repositories.workflowOverrides,
@@ -165,6 +183,7 @@ export function createSinoServices(
   const layouts = createLayoutService({
     layouts: repositories.layouts,
     changed: () => caches.changed('layouts'),
+    record,
   });
   const organizations = createOrganizationService({
     organizations: repositories.organizations,
@@ -273,6 +292,7 @@ export function createSinoServices(
     realtime,
     messages,
     workflows,
+    changes,
     feeds,
     notificationGroups,
     workflowOverrides,

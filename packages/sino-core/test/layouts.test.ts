@@ -615,6 +615,7 @@ describe('what an email renders in', () => {
     content: '{{{body}}}',
     variables: [],
     isDefault: false,
+    parentId: null,
     createdAt: new Date(),
     updatedAt: new Date(),
     deletedAt: null,

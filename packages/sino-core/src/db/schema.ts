@@ -400,9 +400,14 @@ export const feeds = sino.table(
       .references(() => environments.id, { onDelete: 'cascade' }),
     identifier: text('identifier').notNull(),
     name: text('name').notNull(),
+    /** In Production: the Development feed it was promoted from (decision 052). */
+    parentId: ref('parent_id'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('feeds_environment_identifier').on(t.environmentId, t.identifier)],
+  (t) => [
+    uniqueIndex('feeds_environment_identifier').on(t.environmentId, t.identifier),
+    index('feeds_parent').on(t.parentId),
+  ],
 );
 
 /**
@@ -418,10 +423,15 @@ export const notificationGroups = sino.table(
       .references(() => environments.id, { onDelete: 'cascade' }),
     organizationId: ref('organization_id').notNull(),
     name: text('name').notNull(),
+    /** In Production: the Development group it was promoted from (decision 052). */
+    parentId: ref('parent_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('notification_groups_environment').on(t.environmentId, t.createdAt, t.id)],
+  (t) => [
+    index('notification_groups_environment').on(t.environmentId, t.createdAt, t.id),
+    index('notification_groups_parent').on(t.parentId),
+  ],
 );
 
 /** A variable a layout reads (Novu's `ITemplateVariable`), with its default and whether required. */
@@ -454,6 +464,8 @@ export const layouts = sino.table(
       .notNull()
       .default(sql`'[]'::jsonb`),
     isDefault: boolean('is_default').notNull().default(false),
+    /** In Production: the Development layout it was promoted from (decision 052). */
+    parentId: ref('parent_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: at('deleted_at'),
@@ -466,6 +478,7 @@ export const layouts = sino.table(
       .on(t.environmentId)
       .where(sql`${t.isDefault} and ${t.deletedAt} is null`),
     index('layouts_environment').on(t.environmentId, t.createdAt, t.id),
+    index('layouts_parent').on(t.parentId),
     check('layouts_default_is_live', sql`not (${t.isDefault} and ${t.deletedAt} is not null)`),
   ],
 );
@@ -505,6 +518,8 @@ export const workflows = sino.table(
     origin: text('origin', { enum: ['api', 'code'] })
       .notNull()
       .default('api'),
+    /** In Production: the Development workflow it was promoted from (decision 052). */
+    parentId: ref('parent_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: at('deleted_at'),
@@ -514,6 +529,7 @@ export const workflows = sino.table(
       .on(t.environmentId, t.identifier)
       .where(sql`${t.deletedAt} is null`),
     index('workflows_notification_group').on(t.notificationGroupId),
+    index('workflows_parent').on(t.parentId),
   ],
 );
 
@@ -1052,5 +1068,52 @@ export const queueJobs = sino.table(
       .on(t.queue, t.keepUntil)
       .where(sql`${t.state} in ('completed', 'failed')`),
     check('queue_jobs_state', sql`${t.state} in ('waiting', 'active', 'completed', 'failed')`),
+  ],
+);
+
+/** What can be promoted from Development to Production (Novu's `ChangeEntityTypeEnum` values). */
+export type ChangeEntityType = 'NotificationTemplate' | 'NotificationGroup' | 'Layout' | 'Feed';
+
+/**
+ * Promotion (Novu's changes, decision 052). A write in a Development environment leaves one
+ * pending change per entity (updated by later writes) holding the entity's state then and its
+ * difference from Production's; applying it copies that state to Production and keeps what
+ * Production had (`previous`), so the promotion can be rolled back.
+ */
+export const changes = sino.table(
+  'changes',
+  {
+    id: id(),
+    /** The Development environment the change was made in. */
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    organizationId: ref('organization_id').notNull(),
+    entityType: text('entity_type').$type<ChangeEntityType>().notNull(),
+    /** The Development entity's id. */
+    entityId: ref('entity_id').notNull(),
+    /** Who made it: a person, or the owner of the API key used (null: nobody known). */
+    creatorId: ref('creator_id'),
+    /** The entity's state in Development (null: deleted), in Development's ids. */
+    snapshot: jsonb('snapshot').$type<Record<string, unknown> | null>(),
+    /** Production's state when the change was last written or applied, the same way. */
+    previous: jsonb('previous').$type<Record<string, unknown> | null>(),
+    /** The difference from `previous` to `snapshot` (Novu's `change`). */
+    diff: jsonb('diff').$type<unknown[]>().notNull(),
+    /** Novu's `enabled`: applied. */
+    enabled: boolean('enabled').notNull().default(false),
+    appliedAt: at('applied_at'),
+    appliedBy: ref('applied_by'),
+    rolledBackAt: at('rolled_back_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One pending change per entity: later writes update it.
+    uniqueIndex('changes_pending_entity')
+      .on(t.environmentId, t.entityType, t.entityId)
+      .where(sql`not ${t.enabled}`),
+    index('changes_environment').on(t.environmentId, t.enabled, t.createdAt, t.id),
+    index('changes_entity').on(t.entityType, t.entityId, t.appliedAt),
   ],
 );

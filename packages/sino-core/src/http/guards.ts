@@ -66,6 +66,15 @@ export function createGuards(deps: {
         throw forbidden('Only an admin of the organization can do this');
       }
     },
+    /**
+     * After `apiKey`: Production changes only by promotion (Novu's RootEnvironmentGuard, with
+     * its answer): writing its workflows directly is refused.
+     */
+    async development(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+      if (request.environment?.parentId) {
+        throw unauthorized('This action is only allowed in Development environment');
+      }
+    },
     /** `Authorization: Bearer <subscriber token>`: checked on every call, or 401. */
     async subscriber(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
       const [scheme, token] = (request.headers.authorization ?? '').split(' ');

@@ -1,7 +1,8 @@
-import { errorCodes, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SinoContext } from '../../context.js';
+import { actingEnvironment } from '../../http/acting.js';
 import { serverErrors } from '../../http/error-answers.js';
 import { layoutAnswer } from './present.js';
 import {
@@ -12,10 +13,9 @@ import {
   updateLayoutBody,
 } from './schemas.js';
 
-const { FST_ERR_CTP_INVALID_MEDIA_TYPE } = errorCodes;
 
 // The server API's ApiKey guard has run: the environment is there.
-const env = (request: FastifyRequest) => request.environment!;
+const env = actingEnvironment;
 const tags = ['Layouts'];
 const one = z.object({ data: layoutAnswerSchema });
 
@@ -23,17 +23,6 @@ const one = z.object({ data: layoutAnswerSchema });
 export const layoutRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const layouts = ctx.services.layouts;
-
-  // @novu/node 0.24 posts `/:layoutId/default` without a body, under axios' default form type:
-  // an empty form is no body here; a form with something in it is still refused (415).
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 1024 },
-    (_request, body, done) => {
-      if (body === '') done(null, undefined);
-      else done(new FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
-    },
-  );
 
   r.post(
     '/layouts',

@@ -5,6 +5,7 @@ import { TemplateSyntaxError } from '../../templates/errors.js';
 import { triggerVariables } from '../workflows/variables.js';
 import type { EnvironmentRef } from '../workflows/service.js';
 import type { Layout, LayoutFields, LayoutRepository } from './repository.js';
+import { recordNothing, type RecordChange } from '../changes/record.js';
 import type { CreateLayoutBody, UpdateLayoutBody } from './schemas.js';
 
 /** Where a layout places the email's content: Handlebars' raw insertion of `body`. */
@@ -53,8 +54,11 @@ export function createLayoutService(deps: {
   layouts: LayoutRepository;
   /** Told after every write (the rendering's copies of layouts, on every node), and awaited. */
   changed?: () => Promise<void>;
+  /** Keeps Development's pending changes (decision 052). */
+  record?: RecordChange;
 }) {
   const { layouts } = deps;
+  const record: RecordChange = deps.record ?? recordNothing;
   const changed = deps.changed ?? (() => Promise.resolve());
   const missing = (id: string) => notFound(`Layout with id ${id} not found in this environment`);
   const taken = (identifier: string) =>
@@ -94,6 +98,7 @@ export function createLayoutService(deps: {
       );
       if (created === 'taken') throw taken(body.identifier);
       await changed();
+      await record(env, 'Layout', created.id);
       return created;
     },
 
@@ -128,6 +133,7 @@ export function createLayoutService(deps: {
       if (updated === 'taken') throw taken(fields.identifier);
       if (!updated) throw missing(id);
       await changed();
+      await record(env, 'Layout', id);
       return updated;
     },
 
@@ -135,6 +141,7 @@ export function createLayoutService(deps: {
     async setDefault(env: EnvironmentRef, id: string): Promise<void> {
       if (!(await layouts.setDefault(env.id, id))) throw missing(id);
       await changed();
+      await record(env, 'Layout', id);
     },
 
     /** Deletes (softly) a layout that is neither the default nor named by a workflow's step. */
@@ -152,6 +159,7 @@ export function createLayoutService(deps: {
         );
       }
       await changed();
+      await record(env, 'Layout', id);
     },
 
     /** Which of these ids are layouts of the environment (a workflow's steps naming them). */

@@ -1,13 +1,14 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SinoContext } from '../../context.js';
+import { actingEnvironment } from '../../http/acting.js';
 import { serverErrors } from '../../http/error-answers.js';
 import { groupAnswer } from './present.js';
 import { groupAnswer as groupAnswerSchema, groupBody, groupIdParams } from './schemas.js';
 
 // The server API's ApiKey guard has run: the environment is there.
-const env = (request: FastifyRequest) => request.environment!;
+const env = actingEnvironment;
 const tags = ['Workflow groups'];
 const one = z.object({ data: groupAnswerSchema });
 

@@ -1,10 +1,16 @@
 import { conflict, notFound } from '../../errors.js';
 import type { EnvironmentRef } from '../workflows/service.js';
+import { recordNothing, type RecordChange } from '../changes/record.js';
 import type { NotificationGroup, NotificationGroupRepository } from './repository.js';
 
 /** Workflow groups of the server API (`/v1/notification-groups`). */
-export function createNotificationGroupService(deps: { groups: NotificationGroupRepository }) {
+export function createNotificationGroupService(deps: {
+  groups: NotificationGroupRepository;
+  /** Keeps Development's pending changes (decision 052). */
+  record?: RecordChange;
+}) {
   const { groups } = deps;
+  const record: RecordChange = deps.record ?? recordNothing;
   const missing = (id: string) => notFound(`Workflow group with id ${id} not found`);
 
   return {
@@ -16,11 +22,16 @@ export function createNotificationGroupService(deps: { groups: NotificationGroup
       return group;
     },
 
-    create: (env: EnvironmentRef, name: string) => groups.create(env.id, env.organizationId, name),
+    async create(env: EnvironmentRef, name: string): Promise<NotificationGroup> {
+      const group = await groups.create(env.id, env.organizationId, name);
+      await record(env, 'NotificationGroup', group.id);
+      return group;
+    },
 
     async rename(env: EnvironmentRef, id: string, name: string): Promise<NotificationGroup> {
       const group = await groups.rename(env.id, id, name);
       if (!group) throw missing(id);
+      await record(env, 'NotificationGroup', id);
       return group;
     },
 
@@ -36,6 +47,7 @@ export function createNotificationGroupService(deps: { groups: NotificationGroup
           `Workflow group with id ${id} still holds workflows: move them to another group first`,
         );
       }
+      await record(env, 'NotificationGroup', id);
     },
 
     /** The group a new workflow goes in when it names none (the environment's "General"). */

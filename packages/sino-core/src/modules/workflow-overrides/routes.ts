@@ -31,6 +31,8 @@ const changesOf = (body: z.infer<typeof updateOverrideBody>): OverrideChanges =>
  * tenant's triggers, and its channel defaults there. Workflows and tenants by their `_id`s.
  */
 export const workflowOverrideRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) => {
+  // Novu 0.24 keeps tenants' overrides to Development (its RootEnvironmentGuard on each route).
+  app.addHook('preValidation', ctx.guards.development);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const overrides = ctx.services.workflowOverrides;
 

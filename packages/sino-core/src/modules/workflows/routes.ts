@@ -1,6 +1,7 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actingEnvironment } from '../../http/acting.js';
 import { serverErrors } from '../../http/error-answers.js';
 import type { SinoContext } from '../../context.js';
 import { feedAnswer, workflowAnswer } from './present.js';
@@ -17,8 +18,8 @@ import {
   workflowStatusBody,
 } from './schemas.js';
 
-// The server API's ApiKey guard has run: the environment is there.
-const env = (request: FastifyRequest) => request.environment!;
+// The server API's ApiKey guard has run: the environment is there, and who acts.
+const env = actingEnvironment;
 
 const one = z.object({ data: workflowAnswerSchema });
 
@@ -37,6 +38,7 @@ const workflowRoutesAt =
     r.post(
       base,
       {
+        preValidation: ctx.guards.development,
         schema: {
           tags,
           deprecated,
@@ -88,6 +90,7 @@ const workflowRoutesAt =
     r.put(
       `${base}/:workflowId`,
       {
+        preValidation: ctx.guards.development,
         schema: {
           tags,
           deprecated,
@@ -107,6 +110,7 @@ const workflowRoutesAt =
     r.put(
       `${base}/:workflowId/status`,
       {
+        preValidation: ctx.guards.development,
         schema: {
           tags,
           deprecated,
@@ -126,6 +130,7 @@ const workflowRoutesAt =
     r.delete(
       `${base}/:workflowId`,
       {
+        preValidation: ctx.guards.development,
         schema: {
           tags,
           deprecated,

@@ -1,3 +1,4 @@
+import { canonical } from '../../canonical.js';
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation } from '@locadora/db';
 import { CHANNELS, isChannel, type Channel } from '@sino/shared';
@@ -29,11 +30,14 @@ import {
   type UpdateWorkflowBody,
 } from './schemas.js';
 import { identifierSuffix, slugify } from './slug.js';
+import { recordNothing, type RecordChange } from '../changes/record.js';
 
 /** The environment a server API call acts in (the API key's). */
 export interface EnvironmentRef {
   id: string;
   organizationId: string;
+  /** Who acts (a person's id), for the record of changes (decision 052). */
+  actorId?: string | null;
 }
 
 /** A step to store, before ids are settled: the id to keep (if any) and its resolved feed. */
@@ -120,15 +124,6 @@ function placeSteps(planned: PlannedStep[], existing: WorkflowStep[]): NewStep[]
   });
 }
 
-/** JSON with keys sorted at every level: jsonb does not keep key order. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-}
-
 const stepState = (s: NewStep | WorkflowStep) => ({
   id: s.id,
   uuid: s.uuid,
@@ -185,8 +180,11 @@ export function createWorkflowService(deps: {
    * awaited: the write's answer comes once every node has been told.
    */
   changed?: () => Promise<void>;
+  /** Keeps Development's pending changes (decision 052). */
+  record?: RecordChange;
 }) {
   const repo = deps.changed ? tellingChanges(deps.workflows, deps.changed) : deps.workflows;
+  const record: RecordChange = deps.record ?? recordNothing;
   const { feeds, groups, identity } = deps;
 
   const taken = (identifier: string) =>
@@ -272,7 +270,7 @@ export function createWorkflowService(deps: {
         body.steps.map((input, i) => ({ keepId: null, input, feedId: feedIds[i] ?? null })),
         [],
       );
-      return insertOrConflict(
+      const created = await insertOrConflict(
         {
           environmentId: env.id,
           organizationId: env.organizationId,
@@ -289,6 +287,8 @@ export function createWorkflowService(deps: {
         },
         steps,
       );
+      await record(env, 'NotificationTemplate', created.workflow.id);
+      return created;
     },
 
     list(env: EnvironmentRef, query: { page: number; limit: number; query?: string | undefined }) {
@@ -353,6 +353,7 @@ export function createWorkflowService(deps: {
       try {
         const updated = await repo.update(env.id, id, changes, steps);
         if (!updated) throw missing(id);
+        await record(env, 'NotificationTemplate', id);
         return updated;
       } catch (error) {
         if (isUniqueViolation(error)) throw taken(body.identifier ?? current.workflow.identifier);
@@ -369,12 +370,14 @@ export function createWorkflowService(deps: {
       }
       const updated = await repo.setActive(env.id, id, active);
       if (!updated) throw missing(id);
+      await record(env, 'NotificationTemplate', id);
       return updated;
     },
 
     /** DELETE /v1/workflows/:id: soft delete. */
     async remove(env: EnvironmentRef, id: string): Promise<true> {
       if (!(await repo.softDelete(env.id, id))) throw missing(id);
+      await record(env, 'NotificationTemplate', id);
       return true;
     },
 
@@ -445,6 +448,11 @@ export function createWorkflowService(deps: {
             },
             steps,
           );
+          await record(
+            { id: environmentId, organizationId: environment.organizationId },
+            'NotificationTemplate',
+            created.workflow.id,
+          );
           return { identifier: spec.identifier, id: created.workflow.id, action: 'created' };
         }
 
@@ -477,6 +485,11 @@ export function createWorkflowService(deps: {
           return { identifier: spec.identifier, id: w.id, action: 'unchanged' };
         }
         await repo.update(environmentId, w.id, fields, steps);
+        await record(
+          { id: environmentId, organizationId: environment.organizationId },
+          'NotificationTemplate',
+          w.id,
+        );
         return { identifier: spec.identifier, id: w.id, action: 'updated' };
       };
 
@@ -497,8 +510,9 @@ export function createWorkflowService(deps: {
 
 export type WorkflowService = ReturnType<typeof createWorkflowService>;
 
-export function createFeedService(deps: { feeds: FeedRepository }) {
+export function createFeedService(deps: { feeds: FeedRepository; record?: RecordChange }) {
   const repo = deps.feeds;
+  const record: RecordChange = deps.record ?? recordNothing;
   return {
     list(env: EnvironmentRef) {
       return repo.list(env.id);
@@ -509,7 +523,9 @@ export function createFeedService(deps: { feeds: FeedRepository }) {
       const exists = () => conflict(`Feed with identifier: ${name} already exists`);
       if (await repo.byIdentifier(env.id, name)) throw exists();
       try {
-        return await repo.create(env.id, name, name);
+        const feed = await repo.create(env.id, name, name);
+        await record(env, 'Feed', feed.id);
+        return feed;
       } catch (error) {
         if (isUniqueViolation(error)) throw exists();
         throw error;
@@ -519,6 +535,7 @@ export function createFeedService(deps: { feeds: FeedRepository }) {
     /** DELETE /v1/feeds/:id: answers the feeds left, as Novu does. */
     async remove(env: EnvironmentRef, id: string) {
       if (!(await repo.remove(env.id, id))) throw notFound(`Feed with id ${id} not found`);
+      await record(env, 'Feed', id);
       return repo.list(env.id);
     },
   };
