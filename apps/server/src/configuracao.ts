@@ -261,6 +261,26 @@ export const esquemaDeConfiguracao = z.object({
   SINO_GOOGLE_CLIENT_SECRET: z.string().min(1).max(500).optional(),
   /** The OpenID issuer, discovered through its `/.well-known/openid-configuration`. */
   SINO_GOOGLE_ISSUER: urlDeProvedor().default('https://accounts.google.com'),
+  /**
+   * The installation's own mail (console invitations, password resets, e-mail verification):
+   * `smtp://` or `smtps://`, with an optional `user:password@`. A secret: never logged, and
+   * never quoted back in a configuration error.
+   */
+  SINO_MAIL_URL: z
+    .string()
+    .refine(
+      (v) => {
+        try {
+          return ['smtp:', 'smtps:'].includes(new URL(v).protocol) && new URL(v).hostname !== '';
+        } catch {
+          return false;
+        }
+      },
+      { error: 'must be an smtp:// or smtps:// URL (user:password@ optional)' },
+    )
+    .optional(),
+  /** The sender of those mails, e.g. `Sino <no-reply@example.com>`. */
+  SINO_MAIL_FROM: z.string().trim().min(3).max(320).optional(),
   /** A PEM file of certificate authorities trusted for providers (a private SMTP relay). */
   SINO_PROVIDER_CA_FILE: z.string().min(1).optional(),
   ACCESS_TOKEN_TTL_MINUTES: inteiro(15, 1, 24 * 60),

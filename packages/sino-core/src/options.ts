@@ -5,6 +5,7 @@ import type { SinoMetrics } from './observability/metrics.js';
 import type { DeliveryOptions } from './delivery/options.js';
 import type { SinoRepositories } from './repositories.js';
 import type { ConsoleSignInOptions } from './modules/accounts/oauth.js';
+import type { PlatformMail, PlatformMailSettings } from './modules/accounts/platform-mail.js';
 
 /** Options of the Sino plugin, filled from the server's validated configuration. */
 export interface SinoOptions {
@@ -62,6 +63,11 @@ export interface SinoOptions {
    * redirect URIs are `<publicUrl>/v1/auth/<provider>/callback`.
    */
   consoleSignIn?: ConsoleSignInOptions | undefined;
+  /**
+   * The installation's own mail (`SINO_MAIL_URL`, `SINO_MAIL_FROM`): invitations, password
+   * resets, e-mail verification. Without it, invitation links are answered to the admin.
+   */
+  platformMail?: PlatformMailSettings | PlatformMail | undefined;
   /** Queue tasks one process runs at once; 256 when absent (decision 036). */
   workerConcurrency?: number | undefined;
   /**

@@ -35,6 +35,7 @@ import { environmentRoutes } from './modules/environments/routes.js';
 import { notificationGroupRoutes } from './modules/notification-groups/routes.js';
 import { consoleAuthRoutes, consolePersonRoutes } from './modules/accounts/routes.js';
 import { consoleSignInRoutes } from './modules/accounts/oauth-routes.js';
+import { peopleRoutes } from './modules/accounts/people-routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { organizationRoutes } from './modules/organizations/routes.js';
 import { workflowOverrideRoutes } from './modules/workflow-overrides/routes.js';
@@ -110,6 +111,7 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(sandboxRoutes, ctx);
     await server.register(inboundParseRoutes, ctx);
     await server.register(consolePersonRoutes, ctx);
+    await server.register(peopleRoutes, ctx);
     await server.register(auditRoutes, ctx);
     await server.register(organizationRoutes, ctx);
   });

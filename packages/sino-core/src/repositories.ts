@@ -1,6 +1,7 @@
 import { createChangeRepository } from './modules/changes/repository.js';
 import type { Database } from '@locadora/db';
 import { createAccountRepository } from './modules/accounts/repository.js';
+import { createPeopleRepository } from './modules/accounts/people-repository.js';
 import { createActivityRepository } from './modules/activity/repository.js';
 import { createAuditRepository } from './modules/audit/repository.js';
 import { createIdentityRepository } from './modules/identity/repository.js';
@@ -50,6 +51,7 @@ export function createRepositories(db: Database, secrets: RepositorySecrets) {
     /** The tombstones' keys, read on first use (`load()` reads them at start). */
     tombstones,
     accounts: createAccountRepository(db),
+    people: createPeopleRepository(db),
     activity: createActivityRepository(db),
     audit: createAuditRepository(db),
     changes: createChangeRepository(db),

@@ -45,6 +45,8 @@ import { createLoginThrottle } from '@locadora/login';
 import { consoleLoginAttempts } from './db/schema.js';
 import { createJwtKeys } from './jwt.js';
 import { createAccountService } from './modules/accounts/service.js';
+import { createPeopleService } from './modules/accounts/people.js';
+import { createPlatformMail } from './modules/accounts/platform-mail.js';
 import { createAuditService } from './modules/audit/service.js';
 import { createConsoleSignIn } from './modules/accounts/oauth.js';
 
@@ -121,6 +123,21 @@ export function createSinoServices(
     options: options.consoleSignIn,
     accounts,
     secrets: tokenSecrets,
+  });
+  const platformMail = options.platformMail;
+  const people = createPeopleService({
+    people: repositories.people,
+    accounts: repositories.accounts,
+    accountService: accounts,
+    identity,
+    audit,
+    mail:
+      platformMail && 'send' in platformMail
+        ? platformMail
+        : createPlatformMail({ url: platformMail?.url, from: platformMail?.from }),
+    publicUrl: options.delivery?.publicUrl,
+    signUp: options.accounts?.signUp ?? 'invitation',
+    log,
   });
   const session = createSessionService({ identity, subscribers, tokens });
   const messages = createMessageService({
@@ -280,6 +297,7 @@ export function createSinoServices(
     identity,
     accounts,
     consoleSignIn,
+    people,
     audit,
     subscribers,
     tokens,

@@ -338,6 +338,8 @@ export function clusterEnvOf(overrides: TestAppOptions): Record<string, string> 
     workerConcurrency,
     messageRetentionDays,
     shutdownGraceMs,
+    accounts,
+    platformMail,
     queuePollingIntervalMs: _polling, // the cluster's queue is BullMQ on Redis: no polling
     ...rest
   } = overrides;
@@ -352,6 +354,8 @@ export function clusterEnvOf(overrides: TestAppOptions): Record<string, string> 
     ...restOfDelivery
   } = delivery ?? {};
   const { triggerPerSecond, generalPerSecond, ...restOfRateLimit } = rateLimit ?? {};
+  if (platformMail && 'send' in platformMail)
+    throw new Error('createSinoTestApp: a PlatformMail object is one-process only; give its url');
   const unmapped = [
     ...Object.keys(rest),
     ...Object.keys(restOfDelivery).map((k) => `delivery.${k}`),
@@ -383,6 +387,9 @@ export function clusterEnvOf(overrides: TestAppOptions): Record<string, string> 
   );
   set('SINO_RATE_LIMIT_TRIGGERS', triggerPerSecond);
   set('SINO_RATE_LIMIT_GENERAL', generalPerSecond);
+  set('SINO_SIGNUP', accounts?.signUp);
+  set('SINO_MAIL_URL', platformMail && !('send' in platformMail) ? platformMail.url : undefined);
+  set('SINO_MAIL_FROM', platformMail && !('send' in platformMail) ? platformMail.from : undefined);
   return env;
 }
 

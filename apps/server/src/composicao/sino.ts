@@ -95,6 +95,7 @@ export const sinoDaInstalacao = fp<OpcoesDoSino>(
         triggerPerSecond: config.SINO_RATE_LIMIT_TRIGGERS,
         generalPerSecond: config.SINO_RATE_LIMIT_GENERAL,
       },
+      platformMail: { url: config.SINO_MAIL_URL, from: config.SINO_MAIL_FROM },
       delivery: {
         timeoutMs: config.SINO_DELIVERY_TIMEOUT_MS,
         retryDelaysMs: config.SINO_DELIVERY_RETRY_SECONDS,

@@ -154,6 +154,38 @@ describe('configuration', () => {
     }
   });
 
+  it("reads Sino's platform mail and sign-up; a wrong mail URL is refused without quoting it", () => {
+    expect(lerConfiguracao({})).toMatchObject({ SINO_SIGNUP: 'invitation' });
+    expect(lerConfiguracao({}).SINO_MAIL_URL).toBeUndefined();
+    const url = 'smtps://mailer:segredo-do-smtp@smtp.example.com:465';
+    expect(
+      lerConfiguracao({
+        SINO_MAIL_URL: url,
+        SINO_MAIL_FROM: 'Sino <no-reply@example.com>',
+        SINO_SIGNUP: 'open',
+      }),
+    ).toMatchObject({
+      SINO_MAIL_URL: url,
+      SINO_MAIL_FROM: 'Sino <no-reply@example.com>',
+      SINO_SIGNUP: 'open',
+    });
+    for (const errado of ['http://mailer:segredo-do-smtp@smtp.example.com', 'segredo-do-smtp']) {
+      let erro: unknown;
+      try {
+        lerConfiguracao({ SINO_MAIL_URL: errado });
+      } catch (e) {
+        erro = e;
+      }
+      expect((erro as ConfiguracaoInvalida).problemas).toEqual([
+        'SINO_MAIL_URL: must be an smtp:// or smtps:// URL (user:password@ optional)',
+      ]);
+      expect((erro as Error).message).not.toContain('segredo-do-smtp');
+    }
+    expect(() => lerConfiguracao({ SINO_SIGNUP: 'anyone' })).toThrow(
+      'SINO_SIGNUP: must be open or invitation',
+    );
+  });
+
   it('keeps metrics off unless enabled, and never enabled without a token', () => {
     expect(lerConfiguracao({})).toMatchObject({ METRICS_ENABLED: false });
     expect(lerConfiguracao({}).METRICS_TOKEN).toBeUndefined();

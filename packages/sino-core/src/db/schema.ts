@@ -142,6 +142,41 @@ export const consoleSessions = sino.table(
   ],
 );
 
+/**
+ * Single-use links of the console's mails: invitations, password resets, e-mail verifications.
+ * Only the token's SHA-256 is kept; a token is bound to the address it was sent to, and using
+ * it (one UPDATE that sets `used_at`) finds nothing a second time or after `expires_at`.
+ */
+export const accountTokens = sino.table(
+  'account_tokens',
+  {
+    id: id(),
+    purpose: text('purpose')
+      .$type<'invitation' | 'password_reset' | 'email_verification'>()
+      .notNull(),
+    tokenHash: char('token_hash', { length: 64 }).notNull(),
+    /** The address the link was sent to (lower-cased); only it can use the token. */
+    email: text('email').notNull(),
+    /** Invitations: the organization and the role the invited person gets. */
+    organizationId: ref('organization_id').references(() => organizations.id, {
+      onDelete: 'cascade',
+    }),
+    role: text('role').$type<MemberRole>(),
+    /** Who invited (an erased inviter leaves the invitation without one). */
+    invitedBy: ref('invited_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    /** Resets and verifications: the account they are for. */
+    userId: ref('user_id').references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: at('used_at'),
+  },
+  (t) => [
+    uniqueIndex('account_tokens_hash').on(t.tokenHash),
+    index('account_tokens_organization').on(t.organizationId, t.createdAt),
+    index('account_tokens_user').on(t.userId, t.purpose, t.createdAt),
+  ],
+);
+
 /** The console's failed sign-ins, per e-mail and per address (@locadora/login's throttle). */
 export const consoleLoginAttempts = sino.table(
   'console_login_attempts',

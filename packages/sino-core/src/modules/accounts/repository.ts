@@ -297,7 +297,7 @@ export function createAccountRepository(db: Database) {
             eq(consoleSessions.userId, claims.userId),
             isNull(consoleSessions.revokedAt),
             gt(consoleSessions.expiresAt, sql`now()`),
-            eq(users.status, 'active'),
+            inArray(users.status, ['active', 'new']),
           ),
         );
       return row && { ...row, organizationId: claims.organizationId };

@@ -8,32 +8,13 @@ import { errors, serverErrors } from '../../http/error-answers.js';
 import { unauthorized } from '../../errors.js';
 import { SESSION_DAYS, type SignedIn } from './service.js';
 import type { User } from './repository.js';
+import { consolePeopleRoutes } from './people-routes.js';
 
 /** The refresh token's cookie: httpOnly, SameSite=Strict, sent to the auth routes only. */
 const REFRESH_COOKIE = 'sino_refresh';
 const COOKIE_PATH = '/v1/auth';
 
-/** Sets the refresh cookie of a session just opened (password, GitHub or Google). */
-export function setRefresh(request: FastifyRequest, reply: FastifyReply, value: string) {
-  reply.setCookie(REFRESH_COOKIE, value, {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: request.protocol === 'https',
-    path: COOKIE_PATH,
-    maxAge: SESSION_DAYS * 24 * 60 * 60,
-  });
-}
-
-export function clearRefresh(request: FastifyRequest, reply: FastifyReply) {
-  reply.clearCookie(REFRESH_COOKIE, {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: request.protocol === 'https',
-    path: COOKIE_PATH,
-  });
-}
-
-const userWire = z.object({
+export const userWire = z.object({
   _id: z.string(),
   email: z.string(),
   firstName: z.string().nullable(),
@@ -42,7 +23,7 @@ const userWire = z.object({
   emailVerified: z.boolean(),
   createdAt: z.string(),
 });
-const userAnswer = (user: User) => ({
+export const userAnswer = (user: User) => ({
   _id: user.id,
   email: user.email,
   firstName: user.firstName,
@@ -52,7 +33,7 @@ const userAnswer = (user: User) => ({
   createdAt: user.createdAt.toISOString(),
 });
 
-const sessionWire = z.object({
+export const sessionWire = z.object({
   data: z.object({
     token: z.string(),
     expiresIn: z.number(),
@@ -73,10 +54,47 @@ const loginBody = z.object({
 });
 
 /** Routes that need a person signed in, not an API key (Novu answers keys the same). */
-function personOnly(request: FastifyRequest) {
+export function personOnly(request: FastifyRequest) {
   const actor = request.actor;
   if (actor?.type !== 'user') throw unauthorized('API endpoint not available');
   return actor;
+}
+
+/** Sets the refresh cookie of a session just opened (password, invitation, GitHub or Google). */
+export function setRefresh(request: FastifyRequest, reply: FastifyReply, value: string) {
+  reply.setCookie(REFRESH_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    path: COOKIE_PATH,
+    maxAge: SESSION_DAYS * 24 * 60 * 60,
+  });
+}
+export function clearRefresh(request: FastifyRequest, reply: FastifyReply) {
+  reply.clearCookie(REFRESH_COOKIE, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    path: COOKIE_PATH,
+  });
+}
+
+/**
+ * A sign-in's answer: the access token and the person, and the refresh cookie set. For routes
+ * registered inside `consoleAuthRoutes` (where the cookie plugin is).
+ */
+export function signedInAnswer(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) {
+  setRefresh(request, reply, signedIn.refreshToken);
+  reply.header('cache-control', 'no-store');
+  return {
+    data: {
+      token: signedIn.token,
+      expiresIn: signedIn.expiresIn,
+      user: userAnswer(signedIn.user),
+      organizationId: signedIn.organizationId,
+      environmentId: signedIn.environmentId,
+    },
+  };
 }
 
 /**
@@ -87,20 +105,7 @@ export const consoleAuthRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
   await app.register(cookie);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { accounts } = ctx.services;
-
-  const answer = (request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) => {
-    setRefresh(request, reply, signedIn.refreshToken);
-    reply.header('cache-control', 'no-store');
-    return {
-      data: {
-        token: signedIn.token,
-        expiresIn: signedIn.expiresIn,
-        user: userAnswer(signedIn.user),
-        organizationId: signedIn.organizationId,
-        environmentId: signedIn.environmentId,
-      },
-    };
-  };
+  const answer = signedInAnswer;
 
   r.post(
     '/auth/login',
@@ -162,6 +167,8 @@ export const consoleAuthRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
       return reply.code(204).send(null);
     },
   );
+  // Invitations' accept page, sign-up, verification and reset: no credentials either.
+  await app.register(consolePeopleRoutes, ctx);
 };
 
 /** The signed-in person's own routes, inside the server API (its guard has run). */

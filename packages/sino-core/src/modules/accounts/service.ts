@@ -13,8 +13,16 @@ export const ACCESS_TOKEN_SECONDS = 15 * 60;
 /** A session not renewed for this long ends. */
 export const SESSION_DAYS = 14;
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-const newSecret = () => randomBytes(32).toString('base64url');
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+/** 32 random bytes, base64url: refresh tokens and the single-use links' tokens. */
+export const newSecret = () => randomBytes(32).toString('base64url');
+
+/**
+ * Who may sign in: active people, and people who signed up and have not yet confirmed their
+ * address (`new`, as Novu lets them in); an `invited` account has no password yet.
+ */
+export const canSignIn = (user: Pick<User, 'status'>) =>
+  user.status === 'active' || user.status === 'new';
 
 /** A signed-in console session: its access token, and the refresh token for the cookie. */
 export interface SignedIn {
@@ -115,6 +123,9 @@ export function createAccountService(deps: {
   }
 
   return {
+    /** A new session for `user` in the organization's first environment (a sign-in's answer). */
+    openSession,
+
     /**
      * E-mail and password. The attempt is counted before the password is checked; a wrong
      * e-mail and a wrong password answer alike, in the same time.
@@ -130,7 +141,7 @@ export function createAccountService(deps: {
       }
       const user = await accounts.userByEmail(input.email.trim());
       const matches = await verifyPassword(user?.passwordHash, input.password);
-      if (!user || !matches || user.status !== 'active') {
+      if (!user || !matches || !canSignIn(user)) {
         throw unauthorized('Incorrect email or password');
       }
       await attempt.succeeded();
@@ -214,7 +225,7 @@ export function createAccountService(deps: {
       if (!session) throw unauthorized('Your session has ended: sign in again');
       const user = await accounts.userById(session.userId);
       const role = user && (await accounts.roleOf(session.organizationId, user.id));
-      if (!user || user.status !== 'active' || !role) {
+      if (!user || !canSignIn(user) || !role) {
         await accounts.revokeSession(session.id);
         throw unauthorized('Your session has ended: sign in again');
       }

@@ -20,6 +20,12 @@ export type AuditAction =
   | 'member.role_changed'
   | 'member.removed'
   | 'member.invited'
+  | 'invitation.accepted'
+  | 'invitation.revoked'
+  | 'user.signed_up'
+  | 'user.email_verified'
+  | 'auth.password_reset'
+  | 'user.erased'
   | 'environment.subscriber_hash_changed'
   | 'change.promoted'
   | 'change.rolled_back';

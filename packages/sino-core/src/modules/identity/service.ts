@@ -237,6 +237,9 @@ export function createIdentityService(deps: {
       return opened.filter((k): k is OpenedApiKey => k !== UNOPENED);
     },
 
+    /** Keys changed elsewhere (a person's erasure): every node forgets what it cached of them. */
+    apiKeysChanged: keysChanged,
+
     /** The environment an `Authorization: ApiKey <key>` header opens, if the key is valid. */
     async environmentForApiKey(key: string): Promise<Environment | undefined> {
       return (await this.apiKeyFor(key))?.environment;
