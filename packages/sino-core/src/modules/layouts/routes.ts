@@ -13,7 +13,6 @@ import {
   updateLayoutBody,
 } from './schemas.js';
 
-
 // The server API's ApiKey guard has run: the environment is there.
 const env = actingEnvironment;
 const tags = ['Layouts'];
