@@ -10,6 +10,7 @@ import {
   workflows,
 } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
+import { defineWorkflow } from '../src/modules/workflows/define.js';
 import { createAccountRepository } from '../src/modules/accounts/repository.js';
 import { addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
 import { eventually } from './fixtures.js';
@@ -440,5 +441,31 @@ describe('bad input and other environments', () => {
       await t.db.select().from(changes).where(eq(changes.environmentId, other.environmentId)),
     ).toEqual([]);
     expect(devId()).not.toBe(other.environmentId);
+  });
+});
+
+describe('workflows defined in code', () => {
+  it('are pending changes in Development, and refused in Production as the API refuses them', async ({
+    skip,
+  }) => {
+    skip(Boolean(t.url), "one process only: calls the app's workflow service");
+    const spec = defineWorkflow({
+      identifier: 'code-defined-receipt',
+      name: 'Receipt (code)',
+      steps: [{ type: 'in_app', content: 'Receipt {{order}}' }],
+    });
+    await expect(t.app.sino.workflows.upsertCodeWorkflows(prodId(), [spec])).rejects.toThrow(
+      'This action is only allowed in Development environment',
+    );
+    const [result] = await t.app.sino.workflows.upsertCodeWorkflows(devId(), [spec]);
+    expect(result).toMatchObject({ action: 'created' });
+    const [change] = await pendingFor(result!.id);
+    expect(change).toMatchObject({ type: 'NotificationTemplate', enabled: false });
+    await apply(change!._id);
+    expect(await productionCopy(result!.id)).toMatchObject({
+      identifier: 'code-defined-receipt',
+      origin: 'code',
+    });
+    expect(await deliveredInProduction('code-defined-receipt')).toBe('Receipt A-17');
   });
 });

@@ -9,7 +9,7 @@ import type {
   StepFilter,
   StepTemplate,
 } from '../../db/schema.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound, unauthorized } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import type { IdentityRepository } from '../identity/repository.js';
 import type { NotificationGroupRepository } from '../notification-groups/repository.js';
@@ -400,7 +400,8 @@ export function createWorkflowService(deps: {
      * Keeps the workflows defined in code in the environment, idempotently: a new identifier is
      * created (`origin: 'code'`), an existing one gets the spec's content and steps (step ids
      * kept by uuid, or else by position and type), an identical one is left alone. An existing
-     * workflow keeps its active status: activating is an operator's decision.
+     * workflow keeps its active status: activating is an operator's decision. Production is
+     * refused, as the API refuses it: it gets them by promotion (decision 052).
      */
     async upsertCodeWorkflows(
       environmentId: string,
@@ -408,6 +409,9 @@ export function createWorkflowService(deps: {
     ): Promise<CodeWorkflowResult[]> {
       const environment = await identity.environment(environmentId);
       if (!environment) throw notFound(`Environment ${environmentId} not found`);
+      if (environment.parentId) {
+        throw unauthorized('This action is only allowed in Development environment');
+      }
       const identifiers = new Set<string>();
       for (const spec of specs) {
         if (identifiers.has(spec.identifier)) {
