@@ -49,7 +49,7 @@ export function layoutDaLocadora(urlPublica: string): Layout {
 {{{body}}}
 </td></tr>
 <tr><td style="padding:16px 4px;font-size:13px;line-height:1.5;color:${CORES.textoSuave};">
-Você recebe este e-mail porque tem uma conta na Locadora com este endereço confirmado e ele trata de uma reserva, locação ou multa sua.
+Você recebe este e-mail porque este endereço está cadastrado em uma conta da Locadora, e ele trata da sua conta, de uma reserva, locação ou multa sua.
 Para escolher quais avisos receber por e-mail, acesse as <a href="${preferencias}" style="color:${CORES.primaria};">preferências de notificação</a>.
 </td></tr>
 </table>
