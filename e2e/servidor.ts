@@ -152,7 +152,8 @@ async function encerrar() {
   await fecharServidor();
   await Promise.all([banco.drop(), bancoDoSino?.drop()]);
   rmSync(temporaria, { recursive: true, force: true });
-  if (process.env.E2E_DADOS_DIR) rmSync(process.env.E2E_DADOS_DIR, { recursive: true, force: true });
+  if (process.env.E2E_DADOS_DIR)
+    rmSync(process.env.E2E_DADOS_DIR, { recursive: true, force: true });
   process.exit(0);
 }
 process.on('SIGTERM', () => void encerrar());

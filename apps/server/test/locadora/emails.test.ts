@@ -236,7 +236,9 @@ describe('e-mails das reservas e das multas', () => {
     const confirmacao = await aguardarEmail(confirmado.email, `Reserva ${codigo(id)} confirmada`);
     noLayoutDaLocadora(confirmacao);
     expect(confirmacao.content).toContain('Olá, Vera Verificada!');
-    expect(confirmacao.content).toContain(`Sua reserva <strong>${codigo(id)}</strong> foi confirmada.`);
+    expect(confirmacao.content).toContain(
+      `Sua reserva <strong>${codigo(id)}</strong> foi confirmada.`,
+    );
     expect(confirmacao.content).toContain('Retirada: 15/10/2030 às 10:00');
     expect(confirmacao.content).toContain(`href="${URL_PUBLICA}/historico?contrato=${id}"`);
     expect(confirmacao.text).toContain('Ver a reserva');
@@ -284,9 +286,9 @@ describe('e-mails das reservas e das multas', () => {
     // The demo customer (seeded, never confirmed) asks for the link, then confirms.
     const demo = CONTAS_DEMO.find((c) => c.papel === 'cliente')!;
     const token = await t.tokenDe('cliente');
-    expect(
-      (await t.chamar('POST', '/api/me/verificacao-de-email', { token })).statusCode,
-    ).toBe(202);
+    expect((await t.chamar('POST', '/api/me/verificacao-de-email', { token })).statusCode).toBe(
+      202,
+    );
     await confirmar(demo.email);
 
     const [multa] = (await t.chamar('GET', '/api/infracoes?limite=100', { token: equipe })).json<

@@ -74,139 +74,140 @@ const paginaDoContrato = (semContrato: string) =>
  */
 const definicoes = (o: OpcoesDosFluxos) =>
   ({
-  'reserva-confirmada': {
-    name: 'Reserva confirmada',
-    description: 'A reserva foi registrada e o valor calculado.',
-    tags: ['locacao'],
-    steps: [
-      noSino(
-        'Sua reserva <b>{{contrato}}</b> foi confirmada: retirada em {{retirada}} na {{local}}, devolução em {{entrega}}. Total {{total}}.',
-        '/historico?contrato={{id}}',
-      ),
-      porEmail(
-        'Reserva {{contrato}} confirmada',
-        `<p>Sua reserva <strong>{{contrato}}</strong> foi confirmada.</p>
+    'reserva-confirmada': {
+      name: 'Reserva confirmada',
+      description: 'A reserva foi registrada e o valor calculado.',
+      tags: ['locacao'],
+      steps: [
+        noSino(
+          'Sua reserva <b>{{contrato}}</b> foi confirmada: retirada em {{retirada}} na {{local}}, devolução em {{entrega}}. Total {{total}}.',
+          '/historico?contrato={{id}}',
+        ),
+        porEmail(
+          'Reserva {{contrato}} confirmada',
+          `<p>Sua reserva <strong>{{contrato}}</strong> foi confirmada.</p>
 ${DETALHES_DA_RESERVA}`,
-        { caminho: '/historico?contrato={{id}}', texto: 'Ver a reserva' },
-      )(o),
-    ],
-  },
-  'reserva-alterada': {
-    name: 'Reserva alterada',
-    description: 'Datas, local ou categoria da reserva mudaram.',
-    tags: ['locacao'],
-    steps: [
-      noSino(
-        'A reserva <b>{{contrato}}</b> foi alterada: retirada em {{retirada}} na {{local}}, devolução em {{entrega}}. Novo total {{total}}.',
-        '/historico?contrato={{id}}',
-      ),
-      porEmail(
-        'Reserva {{contrato}} alterada',
-        `<p>Sua reserva <strong>{{contrato}}</strong> foi alterada. Confira os novos dados:</p>
+          { caminho: '/historico?contrato={{id}}', texto: 'Ver a reserva' },
+        )(o),
+      ],
+    },
+    'reserva-alterada': {
+      name: 'Reserva alterada',
+      description: 'Datas, local ou categoria da reserva mudaram.',
+      tags: ['locacao'],
+      steps: [
+        noSino(
+          'A reserva <b>{{contrato}}</b> foi alterada: retirada em {{retirada}} na {{local}}, devolução em {{entrega}}. Novo total {{total}}.',
+          '/historico?contrato={{id}}',
+        ),
+        porEmail(
+          'Reserva {{contrato}} alterada',
+          `<p>Sua reserva <strong>{{contrato}}</strong> foi alterada. Confira os novos dados:</p>
 ${DETALHES_DA_RESERVA}`,
-        { caminho: '/historico?contrato={{id}}', texto: 'Ver a reserva' },
-      )(o),
-    ],
-  },
-  'reserva-cancelada': {
-    name: 'Reserva cancelada',
-    description: 'A reserva foi cancelada pelo cliente ou pela equipe.',
-    tags: ['locacao'],
-    steps: [
-      noSino(
-        'A reserva <b>{{contrato}}</b> (retirada em {{retirada}}) foi cancelada.',
-        '/historico?contrato={{id}}',
-      ),
-      porEmail(
-        'Reserva {{contrato}} cancelada',
-        '<p>Sua reserva <strong>{{contrato}}</strong>, com retirada em {{retirada}} na {{local}}, foi cancelada.</p>',
-        { caminho: '/historico?contrato={{id}}', texto: 'Ver o histórico' },
-      )(o),
-    ],
-  },
-  'vistoria-registrada': {
-    name: 'Vistoria registrada',
-    description:
-      'Uma vistoria de saída ou de devolução foi registrada; avisa a equipe e o cliente do contrato.',
-    tags: ['frota'],
-    steps: [
-      noSino(
-        '{{tipo}}: vistoria registrada para o veículo {{placa}} (contrato {{contrato}}).',
-        paginaDoContrato('/vistoria2'),
-      ),
-    ],
-  },
-  'manutencao-aberta': {
-    name: 'Manutenção aberta',
-    description:
-      'Um veículo entrou em manutenção e saiu da frota disponível; avisa a equipe e o cliente do contrato.',
-    tags: ['frota'],
-    steps: [
-      noSino(
-        'O veículo {{placa}} entrou em manutenção ({{tipo}}), previsão de término: {{previsao}}. Contrato {{contrato}}.',
-        paginaDoContrato('/manutencao'),
-      ),
-    ],
-  },
-  'multa-registrada': {
-    name: 'Multa registrada',
-    description: 'Uma infração de trânsito foi associada ao contrato do cliente.',
-    tags: ['infracoes'],
-    // The customer must be able to name the driver in time: not something to switch off.
-    critical: true,
-    steps: [
-      noSino(
-        'Uma multa foi registrada no contrato <b>{{contrato}}</b> (veículo {{placa}}): {{descricao}}, {{valor}}. Indique o condutor até {{prazo}}.',
-        '/infracoes?contrato={{id}}',
-      ),
-      porEmail(
-        'Multa registrada no contrato {{contrato}}',
-        `<p>Uma multa foi registrada no contrato <strong>{{contrato}}</strong> (veículo {{placa}}).</p>
+          { caminho: '/historico?contrato={{id}}', texto: 'Ver a reserva' },
+        )(o),
+      ],
+    },
+    'reserva-cancelada': {
+      name: 'Reserva cancelada',
+      description: 'A reserva foi cancelada pelo cliente ou pela equipe.',
+      tags: ['locacao'],
+      steps: [
+        noSino(
+          'A reserva <b>{{contrato}}</b> (retirada em {{retirada}}) foi cancelada.',
+          '/historico?contrato={{id}}',
+        ),
+        porEmail(
+          'Reserva {{contrato}} cancelada',
+          '<p>Sua reserva <strong>{{contrato}}</strong>, com retirada em {{retirada}} na {{local}}, foi cancelada.</p>',
+          { caminho: '/historico?contrato={{id}}', texto: 'Ver o histórico' },
+        )(o),
+      ],
+    },
+    'vistoria-registrada': {
+      name: 'Vistoria registrada',
+      description:
+        'Uma vistoria de saída ou de devolução foi registrada; avisa a equipe e o cliente do contrato.',
+      tags: ['frota'],
+      steps: [
+        noSino(
+          '{{tipo}}: vistoria registrada para o veículo {{placa}} (contrato {{contrato}}).',
+          paginaDoContrato('/vistoria2'),
+        ),
+      ],
+    },
+    'manutencao-aberta': {
+      name: 'Manutenção aberta',
+      description:
+        'Um veículo entrou em manutenção e saiu da frota disponível; avisa a equipe e o cliente do contrato.',
+      tags: ['frota'],
+      steps: [
+        noSino(
+          'O veículo {{placa}} entrou em manutenção ({{tipo}}), previsão de término: {{previsao}}. Contrato {{contrato}}.',
+          paginaDoContrato('/manutencao'),
+        ),
+      ],
+    },
+    'multa-registrada': {
+      name: 'Multa registrada',
+      description: 'Uma infração de trânsito foi associada ao contrato do cliente.',
+      tags: ['infracoes'],
+      // The customer must be able to name the driver in time: not something to switch off.
+      critical: true,
+      steps: [
+        noSino(
+          'Uma multa foi registrada no contrato <b>{{contrato}}</b> (veículo {{placa}}): {{descricao}}, {{valor}}. Indique o condutor até {{prazo}}.',
+          '/infracoes?contrato={{id}}',
+        ),
+        porEmail(
+          'Multa registrada no contrato {{contrato}}',
+          `<p>Uma multa foi registrada no contrato <strong>{{contrato}}</strong> (veículo {{placa}}).</p>
 <ul>
 <li>Infração: {{descricao}}</li>
 <li>Valor: {{valor}}</li>
 <li>Prazo para indicar o condutor: {{prazo}}</li>
 </ul>
 <p>Indique o condutor dentro do prazo para evitar a transferência dos pontos.</p>`,
-        { caminho: '/infracoes?contrato={{id}}', texto: 'Ver a multa' },
-      )(o),
-    ],
-  },
-  'notificacao-de-teste': {
-    name: 'Notificação de teste',
-    description: 'Enviada pela própria pessoa em /notificacoes, para conferir que o sino funciona.',
-    tags: ['teste'],
-    steps: [
-      noSino(
-        'Olá, {{nome}}! Esta é uma notificação de teste: o seu sino está funcionando.',
-        '/notificacoes',
-      ),
-    ],
-  },
-  'avaliacao-recebida': {
-    name: 'Avaliação recebida',
-    description: 'Um cliente publicou uma avaliação; avisa a equipe.',
-    // Only staff receive it: a customer's bell leaves it out of the preferences.
-    tags: ['avaliacoes', TAG_SOMENTE_EQUIPE],
-    steps: [
-      noSino('Nova avaliação: <b>{{titulo}}</b>, nota {{nota}} de 5.', '/visualizarAvaliacao'),
-    ],
-  },
-  'verificacao-de-email': {
-    name: 'Verificação de e-mail',
-    description:
-      'O link que confirma o e-mail de uma conta, enviado ao endereço ainda não confirmado (no cadastro e a pedido).',
-    // Not a preference: without it the account never gets its e-mails.
-    tags: ['conta'],
-    critical: true,
-    steps: [
-      porEmail(
-        'Confirme seu e-mail na Locadora',
-        '<p>Para receber por e-mail os avisos das suas reservas e multas, confirme que este endereço é seu. O link vale por {{validade}} e só pode ser usado uma vez.</p><p>Se você não criou uma conta na Locadora, ignore esta mensagem.</p>',
-        { caminho: '/verificar-email?token={{token}}', texto: 'Confirmar e-mail' },
-      )(o),
-    ],
-  },
+          { caminho: '/infracoes?contrato={{id}}', texto: 'Ver a multa' },
+        )(o),
+      ],
+    },
+    'notificacao-de-teste': {
+      name: 'Notificação de teste',
+      description:
+        'Enviada pela própria pessoa em /notificacoes, para conferir que o sino funciona.',
+      tags: ['teste'],
+      steps: [
+        noSino(
+          'Olá, {{nome}}! Esta é uma notificação de teste: o seu sino está funcionando.',
+          '/notificacoes',
+        ),
+      ],
+    },
+    'avaliacao-recebida': {
+      name: 'Avaliação recebida',
+      description: 'Um cliente publicou uma avaliação; avisa a equipe.',
+      // Only staff receive it: a customer's bell leaves it out of the preferences.
+      tags: ['avaliacoes', TAG_SOMENTE_EQUIPE],
+      steps: [
+        noSino('Nova avaliação: <b>{{titulo}}</b>, nota {{nota}} de 5.', '/visualizarAvaliacao'),
+      ],
+    },
+    'verificacao-de-email': {
+      name: 'Verificação de e-mail',
+      description:
+        'O link que confirma o e-mail de uma conta, enviado ao endereço ainda não confirmado (no cadastro e a pedido).',
+      // Not a preference: without it the account never gets its e-mails.
+      tags: ['conta'],
+      critical: true,
+      steps: [
+        porEmail(
+          'Confirme seu e-mail na Locadora',
+          '<p>Para receber por e-mail os avisos das suas reservas e multas, confirme que este endereço é seu. O link vale por {{validade}} e só pode ser usado uma vez.</p><p>Se você não criou uma conta na Locadora, ignore esta mensagem.</p>',
+          { caminho: '/verificar-email?token={{token}}', texto: 'Confirmar e-mail' },
+        )(o),
+      ],
+    },
   }) satisfies Record<IdentificadorDeFluxo, Omit<Fluxo, 'identifier'>>;
 
 /** The definitions as Sino's API takes them, in the order of the list. */

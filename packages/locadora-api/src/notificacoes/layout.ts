@@ -36,7 +36,8 @@ export function layoutDaLocadora(urlPublica: string): Layout {
   return {
     name: 'Locadora',
     identifier: IDENTIFICADOR_DO_LAYOUT,
-    description: 'Layout dos e-mails da Locadora: marca, cores do app e rodapé com as preferências.',
+    description:
+      'Layout dos e-mails da Locadora: marca, cores do app e rodapé com as preferências.',
     content: `<!doctype html>
 <html lang="pt-BR">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{{subject}}</title></head>

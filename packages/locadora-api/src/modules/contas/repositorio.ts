@@ -1,12 +1,6 @@
 import { and, asc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
-import {
-  avaliacoes,
-  locacoes,
-  sessoes,
-  usuarios,
-  verificacoesDeEmail,
-} from '../../db/schema.js';
+import { avaliacoes, locacoes, sessoes, usuarios, verificacoesDeEmail } from '../../db/schema.js';
 import type { Papel } from '@locadora/contract/dominio';
 
 export type UsuarioRegistro = typeof usuarios.$inferSelect;

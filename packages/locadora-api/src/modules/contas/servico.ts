@@ -168,12 +168,10 @@ export function criarServicoContas(deps: DependenciasContas) {
       if (u.emailVerificadoEm) throw conflito('Seu e-mail já está confirmado.', 'email');
       const desde = await repo.verificacaoPendenteDesde(usuarioId);
       const espera =
-        desde && Math.ceil(ESPERA_PARA_REENVIAR_S - (deps.agora().getTime() - desde.getTime()) / 1000);
+        desde &&
+        Math.ceil(ESPERA_PARA_REENVIAR_S - (deps.agora().getTime() - desde.getTime()) / 1000);
       if (espera && espera > 0)
-        throw new ErroLocadora(
-          429,
-          `Aguarde ${espera} s para pedir outro e-mail de confirmação.`,
-        );
+        throw new ErroLocadora(429, `Aguarde ${espera} s para pedir outro e-mail de confirmação.`);
       await deps.repositorios.emTransacao((tx) => pedirVerificacao(tx, u));
     },
 

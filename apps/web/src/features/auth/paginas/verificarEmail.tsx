@@ -32,8 +32,8 @@ export default function PaginaVerificarEmail() {
         {token && verificar.isSuccess && (
           <>
             <Alerta tipo="sucesso">
-              Seu e-mail foi confirmado. A partir de agora você recebe por e-mail os avisos das
-              suas reservas e multas.
+              Seu e-mail foi confirmado. A partir de agora você recebe por e-mail os avisos das suas
+              reservas e multas.
             </Alerta>
             <p>
               <Link to={paths.login.caminho}>Ir para a Locadora</Link>
@@ -43,8 +43,8 @@ export default function PaginaVerificarEmail() {
         {token && !verificar.isSuccess && (
           <>
             <p className="entrada__subtitulo">
-              Confirme que este endereço é seu para receber por e-mail os avisos das suas reservas
-              e multas.
+              Confirme que este endereço é seu para receber por e-mail os avisos das suas reservas e
+              multas.
             </p>
             {verificar.isError && <Alerta tipo="erro">{mensagemDoErro(verificar.error)}</Alerta>}
             <button

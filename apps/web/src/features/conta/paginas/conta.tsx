@@ -108,11 +108,11 @@ function ConfirmacaoDoEmail({ perfil }: { perfil: Perfil }) {
   return (
     <div className="dados__nota">
       <Alerta tipo="info">
-        E-mail ainda não confirmado: você não recebe avisos por e-mail até confirmá-lo pelo link
-        que enviamos a {perfil.email}.
+        E-mail ainda não confirmado: você não recebe avisos por e-mail até confirmá-lo pelo link que
+        enviamos a esse endereço.
       </Alerta>
       {reenviar.isSuccess && (
-        <Alerta tipo="sucesso">Enviamos um novo link de confirmação para {perfil.email}.</Alerta>
+        <Alerta tipo="sucesso">Enviamos um novo link de confirmação ao seu e-mail.</Alerta>
       )}
       {reenviar.isError && <Alerta tipo="erro">{mensagemDoErro(reenviar.error)}</Alerta>}
       <button
