@@ -41,18 +41,21 @@ const noSino = (conteudo: string, url: string): Passo => ({
  * Sino's Handlebars); the link is absolute, from the public URL. Sino skips the step for a
  * subscriber without an address: the outbox gives one only when it is verified.
  */
-const porEmail =
-  (assunto: string, corpo: string, link: { caminho: string; texto: string }) =>
-  (o: OpcoesDosFluxos): Passo => ({
-    template: {
-      type: 'email',
-      subject: assunto,
-      layoutId: o.layoutId,
-      content: `<p>Olá, {{subscriber.firstName}}!</p>
+const porEmail = (
+  o: OpcoesDosFluxos,
+  assunto: string,
+  corpo: string,
+  link: { caminho: string; texto: string },
+): Passo => ({
+  template: {
+    type: 'email',
+    subject: assunto,
+    layoutId: o.layoutId,
+    content: `<p>Olá, {{subscriber.firstName}}!</p>
 ${corpo}
 <p><a href="${escaparHtml(o.urlPublica)}${link.caminho}" style="display:inline-block;background:#0a4fd6;color:#ffffff;padding:10px 16px;border-radius:8px;text-decoration:none;font-weight:600;">${link.texto}</a></p>`,
-    },
-  });
+  },
+});
 
 /** The reservation's lines in its e-mails. */
 const DETALHES_DA_RESERVA = `<ul>
@@ -84,11 +87,12 @@ const definicoes = (o: OpcoesDosFluxos) =>
           '/historico?contrato={{id}}',
         ),
         porEmail(
+          o,
           'Reserva {{contrato}} confirmada',
           `<p>Sua reserva <strong>{{contrato}}</strong> foi confirmada.</p>
 ${DETALHES_DA_RESERVA}`,
           { caminho: '/historico?contrato={{id}}', texto: 'Ver a reserva' },
-        )(o),
+        ),
       ],
     },
     'reserva-alterada': {
@@ -101,11 +105,12 @@ ${DETALHES_DA_RESERVA}`,
           '/historico?contrato={{id}}',
         ),
         porEmail(
+          o,
           'Reserva {{contrato}} alterada',
           `<p>Sua reserva <strong>{{contrato}}</strong> foi alterada. Confira os novos dados:</p>
 ${DETALHES_DA_RESERVA}`,
           { caminho: '/historico?contrato={{id}}', texto: 'Ver a reserva' },
-        )(o),
+        ),
       ],
     },
     'reserva-cancelada': {
@@ -118,10 +123,11 @@ ${DETALHES_DA_RESERVA}`,
           '/historico?contrato={{id}}',
         ),
         porEmail(
+          o,
           'Reserva {{contrato}} cancelada',
           '<p>Sua reserva <strong>{{contrato}}</strong>, com retirada em {{retirada}} na {{local}}, foi cancelada.</p>',
           { caminho: '/historico?contrato={{id}}', texto: 'Ver o histórico' },
-        )(o),
+        ),
       ],
     },
     'vistoria-registrada': {
@@ -160,6 +166,7 @@ ${DETALHES_DA_RESERVA}`,
           '/infracoes?contrato={{id}}',
         ),
         porEmail(
+          o,
           'Multa registrada no contrato {{contrato}}',
           `<p>Uma multa foi registrada no contrato <strong>{{contrato}}</strong> (veículo {{placa}}).</p>
 <ul>
@@ -169,7 +176,7 @@ ${DETALHES_DA_RESERVA}`,
 </ul>
 <p>Indique o condutor dentro do prazo para evitar a transferência dos pontos.</p>`,
           { caminho: '/infracoes?contrato={{id}}', texto: 'Ver a multa' },
-        )(o),
+        ),
       ],
     },
     'notificacao-de-teste': {
@@ -202,10 +209,11 @@ ${DETALHES_DA_RESERVA}`,
       critical: true,
       steps: [
         porEmail(
+          o,
           'Confirme seu e-mail na Locadora',
           '<p>Para receber por e-mail os avisos das suas reservas e multas, confirme que este endereço é seu. O link vale por {{validade}} e só pode ser usado uma vez.</p><p>Se você não criou uma conta na Locadora, ignore esta mensagem.</p>',
           { caminho: '/verificar-email?token={{token}}', texto: 'Confirmar e-mail' },
-        )(o),
+        ),
       ],
     },
   }) satisfies Record<IdentificadorDeFluxo, Omit<Fluxo, 'identifier'>>;
