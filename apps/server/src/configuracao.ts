@@ -236,6 +236,8 @@ export const esquemaDeConfiguracao = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .refine(
       (url) => {
+        // Not a URL at all: the check above says so.
+        if (!URL.canParse(url)) return true;
         const u = new URL(url);
         return !u.username && !u.password && !u.search && !u.hash && !/['"<>{}`\\]/.test(url);
       },
