@@ -184,7 +184,7 @@ describe('confirmação do e-mail', () => {
 
     agora = new Date(INICIO.getTime() + 61_000);
     try {
-      expect((await reenviar(cliente.token)).statusCode).toBe(202);
+      expect((await reenviar(cliente.token)).statusCode).toBe(204);
       const limite = Date.now() + 10_000;
       let segundo: { token: string } | undefined;
       while (!segundo && Date.now() < limite) {
@@ -287,7 +287,7 @@ describe('e-mails das reservas e das multas', () => {
     const demo = CONTAS_DEMO.find((c) => c.papel === 'cliente')!;
     const token = await t.tokenDe('cliente');
     expect((await t.chamar('POST', '/api/me/verificacao-de-email', { token })).statusCode).toBe(
-      202,
+      204,
     );
     await confirmar(demo.email);
 

@@ -184,12 +184,12 @@ export const rotasDeContas: FastifyPluginAsyncZod<ContextoDasRotas> = async (
         tags,
         summary: 'Send me a new e-mail confirmation link (at most one a minute)',
         security: comLogin,
-        response: { 202: z.null(), ...errosDocumentados(401, 409, 429) },
+        response: { 204: z.null(), ...errosDocumentados(401, 409, 429) },
       },
     },
     async (request, reply) => {
       await contas.reenviarVerificacao(usuarioDe(request).id);
-      return reply.code(202).send(null);
+      return reply.code(204).send(null);
     },
   );
 
