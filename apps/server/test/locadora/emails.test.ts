@@ -207,11 +207,20 @@ describe('confirmação do e-mail', () => {
   });
 
   it('um token malformado é um 400 e nada muda', async () => {
-    for (const token of ['', 'curto', 'x'.repeat(201), '<script>alert(1)</script>aaaaaaaaaaaa'])
-      expect((await verificar(token)).statusCode).toBe(400);
+    const cliente = await t.novoCliente();
+    const { token } = linkDeConfirmacao(
+      await aguardarEmail(cliente.email, 'Confirme seu e-mail na Locadora'),
+    );
+    for (const ruim of ['', 'curto', 'x'.repeat(201), '<script>alert(1)</script>aaaaaaaaaaaa'])
+      expect((await verificar(ruim)).statusCode).toBe(400);
     expect(
       (await t.chamar('POST', '/api/Cadastro/verificar-email', { corpo: {} })).statusCode,
     ).toBe(400);
+    // Nothing was written: the account is still unconfirmed and its link still works.
+    expect((await t.chamar('GET', '/api/me', { token: cliente.token })).json()).toMatchObject({
+      emailVerificado: false,
+    });
+    expect((await verificar(token)).statusCode).toBe(204);
   });
 });
 
