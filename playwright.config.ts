@@ -18,6 +18,9 @@ const topologia = process.env.E2E_TOPOLOGY ?? 'one';
 // personal data at the end (e2e/varredura.ts). Made once, in the main process: the workers and
 // the web server inherit it.
 process.env.TEST_LOG_DIR ??= mkdtempSync(join(tmpdir(), 'locadora-e2e-logs-'));
+// The one-process server's DATA_DIR (e2e/servidor.ts): the tests read Sino's development key
+// from it to open the sandbox outbox, where the e-mails land.
+process.env.E2E_DADOS_DIR ??= mkdtempSync(join(tmpdir(), 'locadora-e2e-dados-'));
 
 export default defineConfig({
   testDir: 'e2e',

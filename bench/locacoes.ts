@@ -8,8 +8,11 @@
  *   BENCH_KEEP_DATABASE=1 npm run bench:locacoes # keep the database afterwards, for EXPLAIN
  *   BENCH_SCENARIOS=criar,listar npm run bench:locacoes   # a subset (criar, listar, equipe,
  *                                                        # listar-max, criar-max)
- *   BENCH_EMAIL_STEP=1 npm run bench:locacoes    # Locadora's customer workflows with an email
- *                                                # step after the in-app one (sandbox outbox)
+ *
+ * Locadora's reservation workflows have an e-mail step after the in-app one (decision 051),
+ * sent only to a confirmed address: `criar` books for customers whose e-mail is not confirmed
+ * (the step is skipped), `criar-email` for the same customers once confirmed (an e-mail per
+ * booking, into Sino's sandbox outbox on this fresh install).
  *
  * It creates a throw-away database, starts the real server as a child process, seeds the data
  * with SQL, generates the load with autocannon in a child process (bench/carga.ts), prints
@@ -37,11 +40,8 @@ const DURACAO = Number(process.env.BENCH_SECONDS ?? 30);
 const POOL = process.env.BENCH_POOL_MAX ?? '20';
 const MANTER_BANCO = process.env.BENCH_KEEP_DATABASE === '1';
 const CENARIOS = process.env.BENCH_SCENARIOS?.split(',');
-const PASSO_DE_EMAIL = process.env.BENCH_EMAIL_STEP === '1';
-/** Sino's API key, given to the server so the bench can edit Locadora's workflows in Sino. */
+/** Sino's API key, given to the server. */
 const CHAVE_SINO = `bench-${'k'.repeat(40)}`;
-/** The workflows a booking triggers for its customer (BENCH_EMAIL_STEP adds an email step). */
-const FLUXOS_DO_CLIENTE = ['reserva-confirmada', 'reserva-alterada', 'reserva-cancelada'];
 const raiz = fileURLToPath(new URL('..', import.meta.url));
 
 interface Medida {
@@ -68,10 +68,19 @@ interface Cenario {
   tipo: PedidoDeCarga['tipo'];
   equipe?: boolean;
   taxa: number | 'max';
+  /** The bench customers' e-mails are confirmed during it: each booking sends an e-mail. */
+  emailsConfirmados?: boolean;
 }
 
 const TODOS: Cenario[] = [
   { chave: 'criar', nome: 'POST /api/Locacao (create)', tipo: 'criar', taxa: TAXA },
+  {
+    chave: 'criar-email',
+    nome: 'POST /api/Locacao (create), e-mail confirmed: an e-mail per booking',
+    tipo: 'criar',
+    taxa: TAXA,
+    emailsConfirmados: true,
+  },
   {
     chave: 'listar',
     nome: 'GET /api/Locacao (customer: own, 50 per page)',
@@ -115,7 +124,6 @@ async function main() {
         SINO_API_KEY: CHAVE_SINO,
       },
     });
-    if (PASSO_DE_EMAIL) await comPassoDeEmail();
     const banco = new pg.Client({ connectionString: url.toString() });
     await banco.connect();
     try {
@@ -134,6 +142,10 @@ async function main() {
 
       const medidas: Medida[] = [];
       for (const c of TODOS.filter((c) => !CENARIOS || CENARIOS.includes(c.chave))) {
+        await banco.query(
+          `update locadora.usuarios set email_verificado_em = ${c.emailsConfirmados ? 'now()' : 'null'}
+            where email like 'bench%@bench.dev'`,
+        );
         medidas.push(
           await medir(c, servidor.pid!, {
             base: BASE,
@@ -152,7 +164,7 @@ async function main() {
       ).rows[0]!.n;
       const plano = await explicarDisponibilidade(banco, categorias[0]!.id);
       relatar(medidas, total, plano);
-      if (PASSO_DE_EMAIL) {
+      {
         // The emails the bookings sent, once the worker caught up (at most 30 s more).
         const contar = async () =>
           (
@@ -243,50 +255,6 @@ async function semear(banco: pg.Client): Promise<string[]> {
     join locadora.categorias cat on cat.id = b.categoria_id`);
   // The first 50 customers take part in the load.
   return Array.from({ length: 50 }, (_, i) => `bench${i}@bench.dev`);
-}
-
-/**
- * Gives Locadora's customer workflows an email step after their in-app one, through Sino's API
- * as a developer would (Locadora writes its workflows only when their definition changes, so
- * the edit stays). On a fresh install the email goes to Sino's sandbox outbox: the step's whole
- * cost (queue task, job, message, outbox copy, execution details) without a provider's network.
- */
-async function comPassoDeEmail() {
-  const sino = async <T>(metodo: string, caminho: string, corpo?: unknown): Promise<T> => {
-    const resposta = await fetch(`${BASE}${caminho}`, {
-      method: metodo,
-      headers: {
-        authorization: `ApiKey ${CHAVE_SINO}`,
-        ...(corpo !== undefined && { 'content-type': 'application/json' }),
-      },
-      ...(corpo !== undefined && { body: JSON.stringify(corpo) }),
-    });
-    if (!resposta.ok)
-      throw new Error(`${metodo} ${caminho}: ${resposta.status} ${await resposta.text()}`);
-    return (await resposta.json()) as T;
-  };
-  type Passo = {
-    template: { type: string; content: unknown; cta?: unknown; subject?: string };
-  };
-  type Fluxo = { _id: string; triggers: { identifier: string }[]; steps: Passo[] };
-  const { data } = await sino<{ data: Fluxo[] }>('GET', '/v1/workflows?limit=100');
-  for (const identificador of FLUXOS_DO_CLIENTE) {
-    const fluxo = data.find((f) => f.triggers[0]?.identifier === identificador);
-    if (!fluxo) throw new Error(`workflow ${identificador} not found in Sino`);
-    const passos: Passo[] = fluxo.steps.map((p) => ({
-      template: { type: p.template.type, content: p.template.content, cta: p.template.cta },
-    }));
-    passos.push({
-      template: {
-        type: 'email',
-        subject: 'Reserva {{contrato}}',
-        content:
-          '<p>Olá {{subscriber.firstName}},</p><p>Reserva <b>{{contrato}}</b>: retirada em {{retirada}} na {{local}}, devolução em {{entrega}}. Total {{total}}.</p>',
-      },
-    });
-    await sino('PUT', `/v1/workflows/${fluxo._id}`, { steps: passos });
-  }
-  console.log(`email step added to ${FLUXOS_DO_CLIENTE.join(', ')}`);
 }
 
 async function entrar(email: string, senha: string): Promise<string> {

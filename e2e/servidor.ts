@@ -95,6 +95,8 @@ const ajustes = {
   MAP_TILE_URL: `http://127.0.0.1:${portaDosTiles}/{z}/{x}/{y}.png`,
   // Many tests log in from one address; wrong passwords are tested per e-mail.
   LOGIN_MAX_FAILURES_PER_ADDRESS: '10000',
+  // The e-mails' links open this server (the confirmation link, e2e/verificacao-email.spec.ts).
+  PUBLIC_URL: `http://127.0.0.1:${PORTA}`,
 };
 const registroDaExecucao = testRunLog();
 /** One log line, from this process (newline included) or from a node of the cluster (without). */
@@ -112,7 +114,9 @@ if (TOPOLOGIA === 'one') {
     ...ajustes,
     PORT: String(PORTA),
     HOST: '127.0.0.1',
-    DATA_DIR: join(temporaria, 'dados'),
+    // The tests read Sino's development key there (E2E_DADOS_DIR, playwright.config.ts) to
+    // open the sandbox outbox the e-mails land in.
+    DATA_DIR: process.env.E2E_DADOS_DIR ?? join(temporaria, 'dados'),
     PGLITE_DIR: 'memory://',
     DATABASE_URL: banco.url,
   });
@@ -148,6 +152,8 @@ async function encerrar() {
   await fecharServidor();
   await Promise.all([banco.drop(), bancoDoSino?.drop()]);
   rmSync(temporaria, { recursive: true, force: true });
+  if (process.env.E2E_DADOS_DIR)
+    rmSync(process.env.E2E_DADOS_DIR, { recursive: true, force: true });
   process.exit(0);
 }
 process.on('SIGTERM', () => void encerrar());

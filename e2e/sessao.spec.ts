@@ -181,7 +181,9 @@ test.describe('sign-up (/cadastro)', () => {
     await preencher(page, email, gerarCpf());
     await page.getByRole('button', { name: 'Cadastrar' }).click();
     await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByText('Cadastro realizado! Entre com seu e-mail e senha.')).toBeVisible();
+    await expect(
+      page.getByText(/Cadastro realizado! Entre com seu e-mail e senha\./),
+    ).toBeVisible();
     await expect(page.getByLabel('E-mail')).toHaveValue(email);
     await page.getByLabel('Senha').fill('Segura@2026');
     await page.getByRole('button', { name: 'Entrar' }).click();

@@ -26,7 +26,7 @@ export const TRAVAS = {
   sementes: 727_002,
   /** Sino's first organisation, environment and API key. */
   inicioDoSino: 727_003,
-  /** Locadora's workflows in Sino (`garantirFluxos`), on Locadora's database. */
+  /** Locadora's layout and workflows in Sino (`garantirNotificacoes`), on Locadora's database. */
   fluxosDaLocadora: 727_004,
   /** Sino's sealed values sealed again under the current encryption key (decision 038). */
   resselagemDoSino: 727_038,

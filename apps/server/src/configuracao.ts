@@ -234,6 +234,28 @@ export const esquemaDeConfiguracao = z.object({
       error: 'must be addresses or CIDRs separated by commas, e.g. 10.0.0.0/8,192.168.1.20',
     })
     .optional(),
+  /**
+   * Locadora's public address, as customers open it: e-mails link into it (the reservation,
+   * the fine, the e-mail confirmation, the notification preferences). Unset: this server's
+   * own address on localhost (development). A path is kept (behind a proxy's prefix); no user
+   * name, password, query or fragment.
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .refine(
+      (url) => {
+        // Not a URL at all: the check above says so.
+        if (!URL.canParse(url)) return true;
+        const u = new URL(url);
+        return !u.username && !u.password && !u.search && !u.hash && !/['"<>{}`\\]/.test(url);
+      },
+      { error: 'must be an http(s) URL without user name, password, query or fragment' },
+    )
+    .transform((url) => {
+      const u = new URL(url);
+      return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
+    })
+    .optional(),
   /** Where providers reach this server: messages' callback URLs (Plivo) start with it. */
   SINO_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   /**
@@ -361,6 +383,7 @@ const esquemaCompleto = esquemaDeConfiguracao
     ...c,
     HALVES:
       c.HALVES ?? (c.SINO_URL ? ['locadora' as const] : ['locadora' as const, 'sino' as const]),
+    PUBLIC_URL: c.PUBLIC_URL ?? `http://localhost:${c.PORT}`,
   }))
   .superRefine((c, ctx) => {
     const problema = (campo: string, message: string) =>

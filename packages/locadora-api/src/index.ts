@@ -15,12 +15,20 @@ export { CONTAS_DEMO } from './seed/referencia.js';
 /** The public id of an access-token key, in the tokens' `kid` (decision 038). */
 export { idDaChave } from './modules/contas/tokens.js';
 export {
-  FLUXOS_LOCADORA,
+  fluxosDaLocadora,
   IDENTIFICADORES_DOS_FLUXOS,
   garantirFluxos,
+  garantirNotificacoes,
   versaoDoFluxo,
+  type Fluxo,
   type IdentificadorDeFluxo,
+  type OpcoesDosFluxos,
 } from './notificacoes/fluxos.js';
+export {
+  garantirLayout,
+  IDENTIFICADOR_DO_LAYOUT,
+  layoutDaLocadora,
+} from './notificacoes/layout.js';
 export {
   criarLigacaoAoSino,
   type LigacaoAoSino,

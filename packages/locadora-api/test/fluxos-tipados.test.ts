@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FLUXOS_LOCADORA, IDENTIFICADORES_DOS_FLUXOS } from '../src/notificacoes/fluxos.js';
+import { fluxosDaLocadora, IDENTIFICADORES_DOS_FLUXOS } from '../src/notificacoes/fluxos.js';
 import type { NovoEvento } from '../src/notificacoes/repositorio-outbox.js';
 
 /**
@@ -17,6 +17,7 @@ describe("Locadora's workflow identifiers", () => {
   });
 
   it('every identifier of the list has one definition, in the order of the list', () => {
-    expect(FLUXOS_LOCADORA.map((f) => f.identifier)).toEqual([...IDENTIFICADORES_DOS_FLUXOS]);
+    const fluxos = fluxosDaLocadora({ urlPublica: 'https://locadora.test', layoutId: 'l' });
+    expect(fluxos.map((f) => f.identifier)).toEqual([...IDENTIFICADORES_DOS_FLUXOS]);
   });
 });

@@ -145,6 +145,18 @@ export const usuarioSaidaSchema = usuarioResumoSchema.extend({
   cidade: z.string().nullable(),
   municipio: z.string().nullable(),
   endereco: z.string().nullable().describe('Address parts joined, as the spec showed it'),
+  emailVerificado: z
+    .boolean()
+    .describe('Whether the e-mail was confirmed: e-mails are sent only to a confirmed address'),
   criadoEm: z.string(),
 });
+
+/** The link's token, from the e-mail (`/verificar-email?token=...`). */
+export const verificacaoDeEmailSchema = z.object({
+  token: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{20,200}$/, { error: 'Link de confirmação inválido.' }),
+});
+export type VerificacaoDeEmail = z.infer<typeof verificacaoDeEmailSchema>;
 export type UsuarioSaida = z.infer<typeof usuarioSaidaSchema>;

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '@locadora/db';
 import {
   criarEntregadorDoOutbox,
   criarLigacaoAoSino,
-  garantirFluxos,
+  garantirNotificacoes,
   locadoraApi,
   type EntregadorDoOutbox,
   type LigacaoAoSino,
@@ -111,7 +111,7 @@ export const locadoraDaInstalacao = fp<OpcoesDaLocadora>(
       if (!entregador || !ligacao) return true;
       if (ligado || fechando) return ligado;
       try {
-        ligado = await ligar(ligacao, entregador, banco, log);
+        ligado = await ligar(ligacao, entregador, banco, log, config.PUBLIC_URL);
       } catch (err) {
         log.error(
           { err },
@@ -137,18 +137,22 @@ export const locadoraDaInstalacao = fp<OpcoesDaLocadora>(
   { name: 'locadora-da-instalacao', fastify: '5.x' },
 );
 
-/** Writes Locadora's workflows (once, under a lock) and starts the outbox; false to wait. */
+/**
+ * Writes Locadora's layout and workflows (once, under a lock) and starts the outbox; false to
+ * wait.
+ */
 async function ligar(
   ligacao: LigacaoAoSino,
   entregador: EntregadorDoOutbox,
   banco: DatabaseHandle,
   log: FastifyBaseLogger,
+  urlPublica: string,
 ): Promise<boolean> {
   if (!(await ligacao.ambiente())) return false;
-  const fluxos = await banco.exclusive(TRAVAS.fluxosDaLocadora, () =>
-    garantirFluxos(ligacao.cliente),
+  const { layout, fluxos } = await banco.exclusive(TRAVAS.fluxosDaLocadora, () =>
+    garantirNotificacoes(ligacao.cliente, { urlPublica }),
   );
-  log.info({ fluxos }, 'Sino: fluxos da Locadora garantidos');
+  log.info({ layout, fluxos }, 'Sino: fluxos da Locadora garantidos');
   // After the workflows exist: an event sent before them would be refused as unknown.
   entregador.iniciar();
   return true;

@@ -258,9 +258,15 @@ describe('DELETE /api/me e o Sino', () => {
     // Her own outbox rows keep nothing of her either.
     const linhas = await outboxDe(cliente.id);
     expect(linhas.map((l) => [l.acao, l.fluxo, l.payload])).toEqual([
+      // The sign-up's confirmation link (decision 051): its token went with the payload.
+      ['disparar', 'verificacao-de-email', {}],
       ['disparar', 'reserva-confirmada', {}],
       ['apagar-assinante', null, {}],
     ]);
+    // The subscriber that held her unconfirmed address for the link was erased too.
+    expect(
+      (await sino('GET', `/v1/subscribers/verificacao-usuario-${cliente.id}`)).statusCode,
+    ).not.toBe(200);
 
     // A fine weeks later, on her returned contract: registered, and nothing in Sino.
     const multa = await t.chamar('POST', '/api/infracoes', {
@@ -318,7 +324,9 @@ describe('DELETE /api/me e o Sino', () => {
       req.on('data', (p: Buffer) => partes.push(p));
       req.on('end', () => {
         void (async () => {
-          const apagamento = /\/erase$/.test(req.url ?? '');
+          // The account's subscriber's erasure (the confirmation subscriber's goes first, with
+          // its own key, and is not counted here).
+          const apagamento = /\/subscribers\/usuario-[^/]+\/erase$/.test(req.url ?? '');
           if (apagamento) pedidos++;
           if (apagamento && pedidos === 1) return res.writeHead(503).end();
           const resposta = await t.app.inject({

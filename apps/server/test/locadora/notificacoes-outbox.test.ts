@@ -44,6 +44,18 @@ beforeAll(async () => {
 });
 afterAll(() => t?.fechar());
 
+/**
+ * A new customer. Its sign-up queued the e-mail with its confirmation link (decision 051): set
+ * aside here as delivered, so that each test's workers send only the events the test counts.
+ */
+async function novoCliente(dados?: Partial<Record<string, string>>) {
+  const cliente = await t.novoCliente(dados);
+  await banco.db.execute(sql`
+    update locadora.outbox set entregue_em = now()
+     where fluxo = 'verificacao-de-email' and usuario_id = ${cliente.id} and entregue_em is null`);
+  return cliente;
+}
+
 let semana = 0;
 async function reservar(token: string, observacao?: string) {
   const inicio = new Date(Date.UTC(2030, 6, 1 + 7 * semana++));
@@ -147,7 +159,7 @@ async function entregarAte(
 
 describe('outbox da Locadora', () => {
   it('Sino fora do ar quando a reserva é criada, depois de volta: chega exatamente um aviso', async () => {
-    const cliente = await t.novoCliente({ nome: 'Clara Outbox' });
+    const cliente = await novoCliente({ nome: 'Clara Outbox' });
     // First nothing listens on Sino's address, then Sino answers 503 (starting, overloaded).
     const fechado: Server = createServer();
     await new Promise<void>((r) => fechado.listen(0, '127.0.0.1', r));
@@ -220,7 +232,7 @@ describe('outbox da Locadora', () => {
   });
 
   it('lê o status e o código de cada evento na resposta do Sino, nunca as palavras', async () => {
-    const cliente = await t.novoCliente({ nome: 'Celia Codigos' });
+    const cliente = await novoCliente({ nome: 'Celia Codigos' });
     // A Sino (a local peer) whose messages say nothing a program could match on: only the
     // status and the code tell what became of each event.
     let respostas: object[] = [];
@@ -281,7 +293,7 @@ describe('outbox da Locadora', () => {
   });
 
   it('uma reserva desfeita (o commit falha) não envia aviso nenhum', async () => {
-    const cliente = await t.novoCliente({ nome: 'Rita Rollback' });
+    const cliente = await novoCliente({ nome: 'Rita Rollback' });
     // Checked at COMMIT, after the reservation and its event are both written.
     await banco.db.execute(
       sql.raw(`
@@ -318,7 +330,7 @@ describe('outbox da Locadora', () => {
   });
 
   it('um entregador morto no meio da entrega não faz o aviso chegar duas vezes', async () => {
-    const cliente = await t.novoCliente({ nome: 'Davi Derrubado' });
+    const cliente = await novoCliente({ nome: 'Davi Derrubado' });
     const r = await reservar(cliente.token);
     expect(r.statusCode, r.body).toBe(201);
     const id = r.json<{ id_locacao: number }>().id_locacao;
@@ -365,7 +377,7 @@ describe('outbox da Locadora', () => {
   it.skipIf(!process.env.TEST_DATABASE_URL)(
     'um processo entregador morto (SIGKILL) depois que o Sino aceitou: o aviso chega uma vez só',
     async () => {
-      const cliente = await t.novoCliente({ nome: 'Kátia Kill' });
+      const cliente = await novoCliente({ nome: 'Kátia Kill' });
       const r = await reservar(cliente.token);
       expect(r.statusCode, r.body).toBe(201);
       const id = r.json<{ id_locacao: number }>().id_locacao;
@@ -434,7 +446,7 @@ describe('outbox da Locadora', () => {
   );
 
   it('eventos entregues há mais de 7 dias são apagados; os pendentes ficam', async () => {
-    const cliente = await t.novoCliente({ nome: 'Lia Limpeza' });
+    const cliente = await novoCliente({ nome: 'Lia Limpeza' });
     const [antigo, pendente] = [await reservar(cliente.token), await reservar(cliente.token)].map(
       (r) => r.json<{ id_locacao: number }>().id_locacao,
     );
@@ -458,7 +470,7 @@ describe('outbox da Locadora', () => {
   });
 
   it('dois entregadores ao mesmo tempo não pegam o mesmo evento', async () => {
-    const cliente = await t.novoCliente({ nome: 'Paulo Paralelo' });
+    const cliente = await novoCliente({ nome: 'Paulo Paralelo' });
     const ids: number[] = [];
     for (let i = 0; i < 6; i++) {
       const r = await reservar(cliente.token);
@@ -481,7 +493,7 @@ describe('outbox da Locadora', () => {
   });
 
   it('o commit de uma reserva acorda o entregador na hora, sem esperar a próxima consulta', async () => {
-    const cliente = await t.novoCliente({ nome: 'Ana Aviso' });
+    const cliente = await novoCliente({ nome: 'Ana Aviso' });
     // A poll a minute apart: only the commit's NOTIFY can make the delivery prompt.
     const entregador = entregadorLocal({
       intervaloMs: 60_000,
@@ -507,7 +519,7 @@ describe('outbox da Locadora', () => {
   });
 
   it('uma chave de API recusada (401) é avisada uma vez, sem perder nem contar os eventos', async () => {
-    const cliente = await t.novoCliente({ nome: 'Rita Revogada' });
+    const cliente = await novoCliente({ nome: 'Rita Revogada' });
     // A second key of Locadora's environment, which the worker uses and the operator revokes.
     const comChave = (chave: string) => ({ authorization: `ApiKey ${chave}` });
     const nova = await t.app.inject({
@@ -572,7 +584,7 @@ describe('outbox da Locadora', () => {
     const linhas: { nivel: string; mensagem: string }[] = [];
     const registro = (nivel: string) => (_campos: object, mensagem: string) =>
       linhas.push({ nivel, mensagem });
-    const cliente = await t.novoCliente({ nome: 'Rui Retorno' });
+    const cliente = await novoCliente({ nome: 'Rui Retorno' });
     let chaveAtual = 'chave-que-o-sino-nao-conhece-0123456789';
     // The same worker: its client reads the key at each call, as a fixed SINO_API_KEY would
     // be after the operator's fix and a reload.

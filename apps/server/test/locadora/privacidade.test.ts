@@ -90,6 +90,7 @@ describe('GET /api/me/dados', () => {
       cidade: 'Belo Horizonte',
       municipio: 'Belo Horizonte',
       endereco: 'Rua dos Timbiras, 1200, Funcionários, Belo Horizonte, Belo Horizonte',
+      emailVerificado: false,
       criadoEm: expect.any(String),
     });
     expect(dados.locacoes).toEqual([]);

@@ -59,6 +59,37 @@ describe('configuration', () => {
     expect(mensagem).toContain('JWT_SECRET: must have at least 32 characters');
   });
 
+  it("PUBLIC_URL: Locadora's address for the e-mails' links, without a trailing slash; localhost:PORT unset", () => {
+    expect(lerConfiguracao({}).PUBLIC_URL).toBe('http://localhost:3000');
+    expect(lerConfiguracao({ PORT: '8080' }).PUBLIC_URL).toBe('http://localhost:8080');
+    expect(lerConfiguracao({ PUBLIC_URL: 'https://Locadora.Example.com/' }).PUBLIC_URL).toBe(
+      'https://locadora.example.com',
+    );
+    expect(lerConfiguracao({ PUBLIC_URL: 'https://example.com/locadora/' }).PUBLIC_URL).toBe(
+      'https://example.com/locadora',
+    );
+    for (const ruim of [
+      'ftp://example.com',
+      'https://user:senha@example.com',
+      'https://example.com/?a=1',
+      'https://example.com/#x',
+      'https://example.com/{{x}}',
+      'https://example.com/"onclick',
+      'não é url',
+    ]) {
+      let erro: unknown;
+      try {
+        lerConfiguracao({ PUBLIC_URL: ruim });
+      } catch (e) {
+        erro = e;
+      }
+      expect(erro, ruim).toBeInstanceOf(ConfiguracaoInvalida);
+      expect((erro as ConfiguracaoInvalida).problemas.join('\n'), ruim).toMatch(/^PUBLIC_URL/);
+      // The refused value is not echoed (it might carry a password).
+      expect((erro as Error).message).not.toContain('senha');
+    }
+  });
+
   it("reads the installation's Redis prefix, refusing one a key or channel name should not hold", () => {
     expect(lerConfiguracao({}).SINO_REDIS_PREFIX).toBeUndefined();
     expect(lerConfiguracao({ SINO_REDIS_PREFIX: 'locadora-sp_2' }).SINO_REDIS_PREFIX).toBe(

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '@locadora/db';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
-import { FLUXOS_LOCADORA } from '@locadora/api';
+import { IDENTIFICADORES_DOS_FLUXOS } from '@locadora/api';
 import { construirApp } from '../../src/app.js';
 import { lerConfiguracao } from '../../src/configuracao.js';
 
@@ -51,10 +51,17 @@ async function umaInstalacao(banco: DatabaseHandle): Promise<void> {
     rows: { identificador: string; n: number }[];
   };
   expect(r.rows).toEqual(
-    FLUXOS_LOCADORA.map((f) => ({ identificador: f.identifier, n: 1 })).sort((a, b) =>
+    IDENTIFICADORES_DOS_FLUXOS.map((f) => ({ identificador: f, n: 1 })).sort((a, b) =>
       a.identificador.localeCompare(b.identificador),
     ),
   );
+  // Locadora's layout too, once, although every process started at the same time.
+  const layouts = (await banco.db.execute(sql`
+    select count(*)::int as n from sino.layouts
+      where identifier = 'locadora' and deleted_at is null`)) as unknown as {
+    rows: { n: number }[];
+  };
+  expect(layouts.rows[0]!.n).toBe(1);
 }
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));

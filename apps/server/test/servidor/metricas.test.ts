@@ -391,7 +391,8 @@ describe('the metric families as triggers and deliveries happen', () => {
 
 describe("Locadora's outbox", () => {
   it('shows its backlog: the events waiting for Sino and how long the oldest has waited', async () => {
-    // The worker stopped: a reservation's event waits in the outbox.
+    // The worker stopped: the sign-up's confirmation link and a reservation's event wait in
+    // the outbox.
     const entregador = t.app.outboxDaLocadora!;
     await entregador.parar();
     const equipe = await t.tokenDe('funcionario');
@@ -415,10 +416,10 @@ describe("Locadora's outbox", () => {
     expect(reserva.statusCode, reserva.body).toBe(201);
     await new Promise((r) => setTimeout(r, 1_100));
     const { amostras } = await raspar();
-    expect(valor(amostras, 'locadora_outbox_pending_events')).toBe(1);
+    expect(valor(amostras, 'locadora_outbox_pending_events')).toBe(2);
     expect(valor(amostras, 'locadora_outbox_oldest_pending_event_age_seconds')).toBeGreaterThan(1);
 
-    expect((await entregador.entregarPendentes()).entregues).toBe(1);
+    expect((await entregador.entregarPendentes()).entregues).toBe(2);
     const depois = (await raspar()).amostras;
     expect(valor(depois, 'locadora_outbox_pending_events')).toBe(0);
     expect(valor(depois, 'locadora_outbox_oldest_pending_event_age_seconds')).toBe(0);

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '@locadora/db';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
-import { CONTAS_DEMO, FLUXOS_LOCADORA } from '@locadora/api';
+import { CONTAS_DEMO, IDENTIFICADORES_DOS_FLUXOS } from '@locadora/api';
 import { abrirBanco, construirApp } from '../../src/app.js';
 import { lerConfiguracao } from '../../src/configuracao.js';
 import { cadastroValido, cpfDeTeste } from '../app-de-teste.js';
@@ -126,7 +126,7 @@ describe('Locadora with SINO_URL, Sino in a server of its own', () => {
     const identificadores = (r.corpo.data as { triggers: { identifier: string }[] }[]).map(
       (w) => w.triggers[0]!.identifier,
     );
-    expect(identificadores.sort()).toEqual(FLUXOS_LOCADORA.map((f) => f.identifier).sort());
+    expect(identificadores.sort()).toEqual([...IDENTIFICADORES_DOS_FLUXOS].sort());
   });
 
   it("a booking's event reaches Sino through the outbox, and the bell's session opens it", async () => {

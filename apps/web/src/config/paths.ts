@@ -19,6 +19,7 @@ export interface Rota {
 export const paths = {
   login: { caminho: '/', titulo: 'Entrar' },
   cadastro: { caminho: '/cadastro', titulo: 'Cadastro' },
+  verificarEmail: { caminho: '/verificar-email', titulo: 'Confirmar e-mail' },
   home: { caminho: '/home2', titulo: 'Início', papeis: TODOS, menu: 'Home' },
   avaliacoes: {
     caminho: '/visualizarAvaliacao',

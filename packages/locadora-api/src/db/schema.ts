@@ -41,6 +41,8 @@ export const usuarios = locadora.table(
     cidade: text('cidade'),
     municipio: text('municipio'),
     email: text('email').notNull(),
+    // When the address was confirmed (the link e-mailed to it); null: e-mails are not sent to it.
+    emailVerificadoEm: momento('email_verificado_em'),
     senhaHash: text('senha_hash'),
     papel: text('papel', { enum: ['cliente', 'funcionario', 'admin'] })
       .notNull()
@@ -104,6 +106,25 @@ export const enviosDeTeste = locadora.table('envios_de_teste', {
     .references(() => usuarios.id, { onDelete: 'cascade' }),
   enviadoEm: momento('enviado_em').notNull(),
 });
+
+/**
+ * The links that confirm an account's e-mail: the token's SHA-256 only, the address it was
+ * sent to (a link confirms that address, not one set later) and until when it works. Consumed
+ * by deleting the row, so it works once; a new request replaces the account's earlier links.
+ */
+export const verificacoesDeEmail = locadora.table(
+  'verificacoes_de_email',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    usuarioId: integer('usuario_id')
+      .notNull()
+      .references(() => usuarios.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    expiraEm: momento('expira_em').notNull(),
+    criadoEm: criadoEm(),
+  },
+  (t) => [index('verificacoes_de_email_usuario').on(t.usuarioId)],
+);
 
 /** Pickup places. */
 export const locais = locadora.table('locais', {

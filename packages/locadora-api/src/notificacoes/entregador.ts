@@ -9,6 +9,17 @@ import {
 /** The stable Sino subscriberId of a Locadora account (the bell opens its feed by it). */
 export const idDoAssinante = (usuarioId: number): string => `usuario-${usuarioId}`;
 
+/**
+ * The Sino subscriber the confirmation link of an account's address is e-mailed to. Sino
+ * e-mails a subscriber's own address only (an override's `to` is added to it, and the step is
+ * skipped without one), and the account's subscriber must not hold an unconfirmed address:
+ * so the link goes to a subscriber of its own, with the unconfirmed address and no bell.
+ */
+export const idDeVerificacao = (usuarioId: number): string => `verificacao-usuario-${usuarioId}`;
+
+/** The workflow whose e-mail goes to the unconfirmed address. */
+const FLUXO_DE_VERIFICACAO = 'verificacao-de-email';
+
 /** Where the worker reports (pino's signature: the fields, then the message). */
 export interface RegistroDoEntregador {
   info?(campos: object, mensagem: string): void;
@@ -256,11 +267,20 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
   async function apagar(evento: Apagamento): Promise<Resultado> {
     let resposta;
     try {
-      resposta = await opcoes.sino.POST('/v1/subscribers/{subscriberId}/erase', {
-        params: { path: { subscriberId: idDoAssinante(evento.usuarioId) } },
-        headers: { 'idempotency-key': evento.id },
+      // The account's confirmation subscriber first (its own key): then the account's, whose
+      // answer decides the row, so a retry erases both again, idempotently.
+      const verificacao = await opcoes.sino.POST('/v1/subscribers/{subscriberId}/erase', {
+        params: { path: { subscriberId: idDeVerificacao(evento.usuarioId) } },
+        headers: { 'idempotency-key': `${evento.id}-verificacao` },
         signal: AbortSignal.timeout(tempoLimiteMs),
       });
+      resposta = verificacao.data
+        ? await opcoes.sino.POST('/v1/subscribers/{subscriberId}/erase', {
+            params: { path: { subscriberId: idDoAssinante(evento.usuarioId) } },
+            headers: { 'idempotency-key': evento.id },
+            signal: AbortSignal.timeout(tempoLimiteMs),
+          })
+        : verificacao;
     } catch (erro) {
       return recusado(evento, `Sino não respondeu: ${(erro as Error).message}`.slice(0, 500), true);
     }
@@ -306,11 +326,17 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
         name: evento.fluxo,
         transactionId: evento.id,
         payload: evento.payload,
-        to: para.get(evento.id)!.map((d) => ({
-          subscriberId: idDoAssinante(d.id),
-          email: d.email,
-          firstName: d.nome,
-        })),
+        to: para.get(evento.id)!.map((d) =>
+          evento.fluxo === FLUXO_DE_VERIFICACAO
+            ? { subscriberId: idDeVerificacao(d.id), email: d.email, firstName: d.nome }
+            : {
+                subscriberId: idDoAssinante(d.id),
+                // Only a confirmed address; null clears one Sino kept from before, so its
+                // e-mail steps skip this customer (the in-app ones still reach the bell).
+                email: d.emailVerificado ? d.email : null,
+                firstName: d.nome,
+              },
+        ),
       }));
       let resposta;
       try {

@@ -42,6 +42,8 @@ export interface Destinatario {
   id: number;
   nome: string;
   email: string;
+  /** Whether the address was confirmed: only then is it given to Sino. */
+  emailVerificado: boolean;
 }
 
 /**
@@ -283,7 +285,12 @@ export function criarRepositorioOutbox(db: Database) {
     async clientes(ids: number[]): Promise<Destinatario[]> {
       if (ids.length === 0) return [];
       return db
-        .select({ id: usuarios.id, nome: usuarios.nome, email: usuarios.email })
+        .select({
+          id: usuarios.id,
+          nome: usuarios.nome,
+          email: usuarios.email,
+          emailVerificado: sql<boolean>`${usuarios.emailVerificadoEm} is not null`,
+        })
         .from(usuarios)
         .where(
           and(inArray(usuarios.id, ids), eq(usuarios.ativo, true), isNull(usuarios.anonimizadoEm)),
@@ -293,7 +300,12 @@ export function criarRepositorioOutbox(db: Database) {
     /** Every active staff account (Sino takes up to 1000 recipients in one trigger). */
     equipe(): Promise<Destinatario[]> {
       return db
-        .select({ id: usuarios.id, nome: usuarios.nome, email: usuarios.email })
+        .select({
+          id: usuarios.id,
+          nome: usuarios.nome,
+          email: usuarios.email,
+          emailVerificado: sql<boolean>`${usuarios.emailVerificadoEm} is not null`,
+        })
         .from(usuarios)
         .where(
           and(

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
-import { avaliacoes, locacoes, sessoes, usuarios } from '../../db/schema.js';
+import { avaliacoes, locacoes, sessoes, usuarios, verificacoesDeEmail } from '../../db/schema.js';
 import type { Papel } from '@locadora/contract/dominio';
 
 export type UsuarioRegistro = typeof usuarios.$inferSelect;
@@ -117,6 +117,49 @@ export function criarRepositorioContas(db: Database) {
         .update(sessoes)
         .set({ revogadaEm: agora })
         .where(and(eq(sessoes.usuarioId, usuarioId), isNull(sessoes.revogadaEm)));
+    },
+
+    /** A new confirmation link for the account's address; its earlier links stop working. */
+    async novaVerificacao(v: {
+      usuarioId: number;
+      email: string;
+      tokenHash: string;
+      expiraEm: Date;
+      criadoEm: Date;
+    }): Promise<void> {
+      await db.delete(verificacoesDeEmail).where(eq(verificacoesDeEmail.usuarioId, v.usuarioId));
+      await db.insert(verificacoesDeEmail).values(v);
+    },
+    /** When the account's current link was made, if it has one. */
+    async verificacaoPendenteDesde(usuarioId: number): Promise<Date | undefined> {
+      const [v] = await db
+        .select({ criadoEm: verificacoesDeEmail.criadoEm })
+        .from(verificacoesDeEmail)
+        .where(eq(verificacoesDeEmail.usuarioId, usuarioId));
+      return v?.criadoEm;
+    },
+    /**
+     * Consumes a link in one statement: the row is deleted whatever it holds (a token works
+     * once, even expired or for an old address), and the account is confirmed only if the link
+     * had not expired, still names the account's address and the account is active. Two
+     * requests with the same token: one deletes the row, the other finds none. Answers the
+     * account confirmed, if any.
+     */
+    async consumirVerificacao(tokenHash: string, agora: Date): Promise<number | undefined> {
+      const instante = sql`${agora.toISOString()}::timestamptz`;
+      const resultado = (await db.execute(sql`
+        with v as (
+          delete from ${verificacoesDeEmail} where token_hash = ${tokenHash}::text
+          returning usuario_id, email, expira_em
+        )
+        update ${usuarios} u
+        set email_verificado_em = coalesce(u.email_verificado_em, ${instante}),
+          atualizado_em = ${instante}
+        from v
+        where u.id = v.usuario_id and v.expira_em > ${instante}
+          and lower(u.email) = lower(v.email) and u.ativo and u.anonimizado_em is null
+        returning u.id`)) as { rows: { id: number }[] };
+      return resultado.rows[0]?.id;
     },
 
     /** LGPD erasure: personal data goes, the contract and fine records stay (legal obligation). */

@@ -9,6 +9,7 @@ import {
   sessaoSaidaSchema,
   trocaPapelSchema,
   usuarioSaidaSchema,
+  verificacaoDeEmailSchema,
 } from '@locadora/contract/contas';
 import { comLogin, usuarioDe } from '../../http/autenticacao.js';
 import { errosDocumentados, idParams } from '../../http/respostas.js';
@@ -62,6 +63,7 @@ export function paraUsuarioSaida(u: UsuarioRegistro): z.infer<typeof usuarioSaid
     cidade: u.cidade,
     municipio: u.municipio,
     endereco: partes.length ? partes.join(', ') : null,
+    emailVerificado: u.emailVerificadoEm !== null,
     criadoEm: u.criadoEm.toISOString(),
   };
 }
@@ -151,6 +153,42 @@ export const rotasDeContas: FastifyPluginAsyncZod<ContextoDasRotas> = async (
     async (request, reply) => {
       await contas.sair(usuarioDe(request).sessaoId);
       apagarCookie(reply);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/Cadastro/verificar-email',
+    {
+      schema: {
+        tags,
+        summary: "Confirm the account's e-mail with the link's token (works once)",
+        description:
+          'The token of the link e-mailed at sign-up or on request; it is the credential. A used, replaced, expired or unknown token is a 400.',
+        body: verificacaoDeEmailSchema,
+        response: { 204: z.null(), ...errosDocumentados(400) },
+      },
+    },
+    async (request, reply) => {
+      await contas.verificarEmail(request.body.token);
+      naoArmazenar(reply);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/me/verificacao-de-email',
+    {
+      onRequest: [guardas.autenticar],
+      schema: {
+        tags,
+        summary: 'Send me a new e-mail confirmation link (at most one a minute)',
+        security: comLogin,
+        response: { 204: z.null(), ...errosDocumentados(401, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      await contas.reenviarVerificacao(usuarioDe(request).id);
       return reply.code(204).send(null);
     },
   );

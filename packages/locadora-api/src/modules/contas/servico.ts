@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { isUniqueViolation } from '@locadora/db';
 import type { Cadastro, Login } from '@locadora/contract/contas';
 import type { Papel } from '@locadora/contract/dominio';
@@ -16,6 +17,11 @@ export interface DependenciasContas {
   validadeSessaoDias: number;
   agora: () => Date;
 }
+
+/** How long an e-mail confirmation link works, and how the e-mail says it. */
+export const VALIDADE_DA_VERIFICACAO_HORAS = 24;
+/** The shortest wait between two confirmation e-mails of an account ("reenviar"). */
+export const ESPERA_PARA_REENVIAR_S = 60;
 
 export interface SessaoAberta {
   tokenDeAcesso: string;
@@ -61,17 +67,44 @@ export function criarServicoContas(deps: DependenciasContas) {
     };
   }
 
+  /**
+   * A new confirmation link for the account's address (its earlier ones stop working), and the
+   * e-mail that carries it, queued in the same transaction. Only the token's hash is kept
+   * here; the token itself travels in the event's payload to Sino, which e-mails it.
+   */
+  async function pedirVerificacao(tx: Repositorios, u: { id: number; email: string }) {
+    const token = randomBytes(32).toString('base64url');
+    await tx.contas.novaVerificacao({
+      usuarioId: u.id,
+      email: u.email,
+      tokenHash: hashDoToken(token),
+      expiraEm: new Date(deps.agora().getTime() + VALIDADE_DA_VERIFICACAO_HORAS * 3_600_000),
+      criadoEm: deps.agora(),
+    });
+    await tx.outbox.registrar({
+      fluxo: 'verificacao-de-email',
+      usuarioId: u.id,
+      payload: { token, validade: `${VALIDADE_DA_VERIFICACAO_HORAS} horas` },
+    });
+  }
+
   return {
+    /** Signs up, and e-mails the link that confirms the address (nothing else is e-mailed before). */
     async cadastrar(dados: Cadastro, papel: Papel = 'cliente'): Promise<UsuarioRegistro> {
       if (await repo.existeEmail(dados.email)) throw conflito('E-mail já cadastrado.', 'email');
       if (await repo.existeCpf(dados.cpf)) throw conflito('CPF já cadastrado.', 'cpf');
       const { senha, ...resto } = dados;
+      const senhaHash = await gerarHashDeSenha(senha);
       try {
-        return await repo.inserir({
-          ...resto,
-          email: dados.email.toLowerCase(),
-          senhaHash: await gerarHashDeSenha(senha),
-          papel,
+        return await deps.repositorios.emTransacao(async (tx) => {
+          const criado = await tx.contas.inserir({
+            ...resto,
+            email: dados.email.toLowerCase(),
+            senhaHash,
+            papel,
+          });
+          await pedirVerificacao(tx, criado);
+          return criado;
         });
       } catch (erro) {
         // Two sign-ups racing for the same e-mail or CPF: the unique index decides.
@@ -127,6 +160,31 @@ export function criarServicoContas(deps: DependenciasContas) {
     },
 
     sair: (sessaoId: string) => repo.revogarSessao(sessaoId, deps.agora()),
+
+    /** "Reenviar": a new confirmation e-mail, at most one a minute, while unconfirmed. */
+    async reenviarVerificacao(usuarioId: number): Promise<void> {
+      const u = await repo.porId(usuarioId);
+      if (!u?.ativo) throw naoEncontrado('Usuário');
+      if (u.emailVerificadoEm) throw conflito('Seu e-mail já está confirmado.', 'email');
+      const desde = await repo.verificacaoPendenteDesde(usuarioId);
+      const espera =
+        desde &&
+        Math.ceil(ESPERA_PARA_REENVIAR_S - (deps.agora().getTime() - desde.getTime()) / 1000);
+      if (espera && espera > 0)
+        throw new ErroLocadora(429, `Aguarde ${espera} s para pedir outro e-mail de confirmação.`);
+      await deps.repositorios.emTransacao((tx) => pedirVerificacao(tx, u));
+    },
+
+    /** Consumes a confirmation link; a used, expired, replaced or unknown one is a 400. */
+    async verificarEmail(token: string): Promise<void> {
+      const confirmado = await repo.consumirVerificacao(hashDoToken(token), deps.agora());
+      if (confirmado === undefined)
+        throw new ErroLocadora(
+          400,
+          'Este link de confirmação não vale mais (já usado, substituído por outro ou expirado). Entre na sua conta e peça um novo.',
+          'token',
+        );
+    },
 
     /** The caller behind an access token, or null (bad token, logged out, account closed). */
     async autenticar(token: string): Promise<UsuarioAutenticado | null> {

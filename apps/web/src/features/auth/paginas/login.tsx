@@ -57,7 +57,10 @@ export default function PaginaLogin() {
           <Alerta tipo="info">Sua sessão expirou. Entre novamente para continuar.</Alerta>
         )}
         {vindoDe.cadastrado && (
-          <Alerta tipo="sucesso">Cadastro realizado! Entre com seu e-mail e senha.</Alerta>
+          <Alerta tipo="sucesso">
+            Cadastro realizado! Entre com seu e-mail e senha. Enviamos a {vindoDe.cadastrado} um
+            link para confirmar o endereço.
+          </Alerta>
         )}
         {erro && <Alerta tipo="erro">{erro}</Alerta>}
         <form onSubmit={enviar} noValidate className="formulario">

@@ -41,3 +41,9 @@ export const useBaixarMeusDados = () =>
       setTimeout(() => URL.revokeObjectURL(url), 1_000);
     },
   });
+
+/** "Reenviar": a new confirmation link to the account's address (at most one a minute). */
+export const useReenviarConfirmacao = () =>
+  useMutation({
+    mutationFn: () => api<void>('/api/me/verificacao-de-email', { metodo: 'POST' }),
+  });

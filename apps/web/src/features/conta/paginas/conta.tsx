@@ -20,6 +20,7 @@ import {
   useBaixarMeusDados,
   useExcluirConta,
   useMeuPerfil,
+  useReenviarConfirmacao,
   type AlteracaoDePerfil,
   type Perfil,
 } from '../api/perfil';
@@ -97,6 +98,32 @@ function FormularioDePerfil({ perfil }: { perfil: Perfil }) {
         </button>
       </div>
     </form>
+  );
+}
+
+/** Whether the address is confirmed; if not, the way to get a new link ("reenviar"). */
+function ConfirmacaoDoEmail({ perfil }: { perfil: Perfil }) {
+  const reenviar = useReenviarConfirmacao();
+  if (perfil.emailVerificado) return <p className="dados__nota">E-mail confirmado.</p>;
+  return (
+    <div className="dados__nota">
+      <Alerta tipo="info">
+        E-mail ainda não confirmado: você não recebe avisos por e-mail até confirmá-lo pelo link que
+        enviamos a esse endereço.
+      </Alerta>
+      {reenviar.isSuccess && (
+        <Alerta tipo="sucesso">Enviamos um novo link de confirmação ao seu e-mail.</Alerta>
+      )}
+      {reenviar.isError && <Alerta tipo="erro">{mensagemDoErro(reenviar.error)}</Alerta>}
+      <button
+        type="button"
+        className="botao botao--secundario"
+        disabled={reenviar.isPending}
+        onClick={() => reenviar.mutate()}
+      >
+        {reenviar.isPending ? 'Enviando…' : 'Reenviar e-mail de confirmação'}
+      </button>
+    </div>
   );
 }
 
@@ -182,6 +209,7 @@ export default function PaginaConta() {
               <dt>Cliente desde</dt>
               <dd>{formatarData(perfil.data.criadoEm)}</dd>
             </dl>
+            <ConfirmacaoDoEmail perfil={perfil.data} />
             <FormularioDePerfil perfil={perfil.data} />
           </section>
           <section className="cartao" aria-labelledby="titulo-privacidade">
