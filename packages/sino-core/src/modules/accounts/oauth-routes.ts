@@ -7,7 +7,7 @@ import type { SinoContext } from '../../context.js';
 import { errors } from '../../http/error-answers.js';
 import { notFound } from '../../errors.js';
 import { FLOW_SECONDS, SignInFailure, type SignInFlow } from './oauth.js';
-import { setRefresh } from './routes.js';
+import { setRefresh } from './session-answers.js';
 
 /** The flow's cookie: state, PKCE verifier and nonce, signed, for the provider's routes only. */
 const FLOW_COOKIE = 'sino_oauth';

@@ -7,7 +7,7 @@ import { errors, serverErrors } from '../../http/error-answers.js';
 import { badRequest, unauthorized } from '../../errors.js';
 import { actorOf } from '../audit/service.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './people.js';
-import { personOnly, sessionWire, signedInAnswer } from './routes.js';
+import { personOnly, sessionWire, signedInAnswer } from './session-answers.js';
 import type { AccountToken } from './people-repository.js';
 
 // Schemas are built inside the plugins: routes.ts and this file import each other.

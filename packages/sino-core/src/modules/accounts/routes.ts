@@ -1,47 +1,22 @@
 import cookie from '@fastify/cookie';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MEMBER_ROLES, USER_STATUSES } from '@sino/shared';
+import { MEMBER_ROLES } from '@sino/shared';
 import type { SinoContext } from '../../context.js';
 import { errors, serverErrors } from '../../http/error-answers.js';
 import { unauthorized } from '../../errors.js';
-import { SESSION_DAYS, type SignedIn } from './service.js';
-import type { User } from './repository.js';
 import { consolePeopleRoutes } from './people-routes.js';
+import {
+  clearRefresh,
+  personOnly,
+  sessionWire,
+  REFRESH_COOKIE,
+  signedInAnswer,
+  userAnswer,
+  userWire,
+} from './session-answers.js';
 
-/** The refresh token's cookie: httpOnly, SameSite=Strict, sent to the auth routes only. */
-const REFRESH_COOKIE = 'sino_refresh';
-const COOKIE_PATH = '/v1/auth';
-
-export const userWire = z.object({
-  _id: z.string(),
-  email: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  status: z.enum(USER_STATUSES),
-  emailVerified: z.boolean(),
-  createdAt: z.string(),
-});
-export const userAnswer = (user: User) => ({
-  _id: user.id,
-  email: user.email,
-  firstName: user.firstName,
-  lastName: user.lastName,
-  status: user.status,
-  emailVerified: user.emailVerifiedAt !== null,
-  createdAt: user.createdAt.toISOString(),
-});
-
-export const sessionWire = z.object({
-  data: z.object({
-    token: z.string(),
-    expiresIn: z.number(),
-    user: userWire,
-    organizationId: z.string(),
-    environmentId: z.string(),
-  }),
-});
 const tokenWire = z.object({ data: z.object({ token: z.string() }) });
 
 const loginBody = z.object({
@@ -52,50 +27,6 @@ const loginBody = z.object({
     .pipe(z.email({ error: 'must be an email address' })),
   password: z.string().min(1).max(1000),
 });
-
-/** Routes that need a person signed in, not an API key (Novu answers keys the same). */
-export function personOnly(request: FastifyRequest) {
-  const actor = request.actor;
-  if (actor?.type !== 'user') throw unauthorized('API endpoint not available');
-  return actor;
-}
-
-/** Sets the refresh cookie of a session just opened (password, invitation, GitHub or Google). */
-export function setRefresh(request: FastifyRequest, reply: FastifyReply, value: string) {
-  reply.setCookie(REFRESH_COOKIE, value, {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: request.protocol === 'https',
-    path: COOKIE_PATH,
-    maxAge: SESSION_DAYS * 24 * 60 * 60,
-  });
-}
-export function clearRefresh(request: FastifyRequest, reply: FastifyReply) {
-  reply.clearCookie(REFRESH_COOKIE, {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: request.protocol === 'https',
-    path: COOKIE_PATH,
-  });
-}
-
-/**
- * A sign-in's answer: the access token and the person, and the refresh cookie set. For routes
- * registered inside `consoleAuthRoutes` (where the cookie plugin is).
- */
-export function signedInAnswer(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) {
-  setRefresh(request, reply, signedIn.refreshToken);
-  reply.header('cache-control', 'no-store');
-  return {
-    data: {
-      token: signedIn.token,
-      expiresIn: signedIn.expiresIn,
-      user: userAnswer(signedIn.user),
-      organizationId: signedIn.organizationId,
-      environmentId: signedIn.environmentId,
-    },
-  };
-}
 
 /**
  * The console's sign-in (`/v1/auth/login`, `/refresh`, `/logout`): no credentials needed.
