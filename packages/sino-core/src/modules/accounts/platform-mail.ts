@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** A message of the installation's own mail: plain text and a simple HTML copy. */
 export interface PlatformMessage {
@@ -38,25 +38,30 @@ export function createPlatformMail(settings: PlatformMailSettings): PlatformMail
   if (!settings.url) return noPlatformMail;
   const url = new URL(settings.url);
   const secure = url.protocol === 'smtps:';
-  const transport = nodemailer.createTransport({
-    host: url.hostname,
-    port: url.port ? Number(url.port) : secure ? 465 : 587,
-    secure,
-    ...(url.username && {
-      auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) },
-    }),
-    // Nodemailer's own logger stays off: it would write the conversation, credentials included.
-    logger: false,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
-  });
+  // Loaded at the first mail: a start without one never loads nodemailer (scripts/smoke.mjs).
+  let transport: Promise<Transporter> | undefined;
+  const transporter = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        host: url.hostname,
+        port: url.port ? Number(url.port) : secure ? 465 : 587,
+        secure,
+        ...(url.username && {
+          auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) },
+        }),
+        // Nodemailer's own logger stays off: it would write the conversation, credentials included.
+        logger: false,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 20_000,
+      }),
+    ));
   const from = settings.from ?? `Sino <no-reply@${url.hostname}>`;
   return {
     configured: true,
     async send(message) {
       try {
-        await transport.sendMail({ from, ...message });
+        await (await transporter()).sendMail({ from, ...message });
       } catch (error) {
         // The SMTP server's answer may quote the user name: only the kind of failure goes on,
         // and the original error is left behind on purpose.
