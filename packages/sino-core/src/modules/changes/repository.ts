@@ -22,6 +22,19 @@ const tables = {
   Feed: feeds,
 } as const;
 
+/** Not deleted, for the tables that delete softly. */
+const liveOnly = (t: (typeof tables)[ChangeEntityType]) =>
+  'deletedAt' in t ? isNull((t as typeof workflows | typeof layouts).deletedAt) : undefined;
+
+/** The entity's pending change (at most one: `changes_pending_entity`). */
+const pendingOf = (environmentId: string, type: ChangeEntityType, entityId: string) =>
+  and(
+    eq(changes.environmentId, environmentId),
+    eq(changes.entityType, type),
+    eq(changes.entityId, entityId),
+    eq(changes.enabled, false),
+  );
+
 /**
  * Promotion's own SQL (decision 052): the changes, and the links between a Development entity
  * and its Production copy (`parent_id`). The entities themselves are read and written through
@@ -61,12 +74,10 @@ export function createChangeRepository(db: Database) {
       parentId: string,
     ): Promise<string | undefined> {
       const t = tables[type];
-      const liveOnly =
-        'deletedAt' in t ? isNull((t as typeof workflows | typeof layouts).deletedAt) : undefined;
       const [row] = await db
         .select({ id: t.id })
         .from(t)
-        .where(and(eq(t.environmentId, environmentId), eq(t.parentId, parentId), liveOnly))
+        .where(and(eq(t.environmentId, environmentId), eq(t.parentId, parentId), liveOnly(t)))
         .limit(1);
       return row?.id;
     },
@@ -88,38 +99,19 @@ export function createChangeRepository(db: Database) {
       environmentId: string,
       key: string,
     ): Promise<string | undefined> {
-      const where = (() => {
-        switch (type) {
-          case 'NotificationTemplate':
-            return and(
-              eq(workflows.environmentId, environmentId),
-              eq(workflows.identifier, key),
-              isNull(workflows.deletedAt),
-              isNull(workflows.parentId),
-            );
-          case 'Layout':
-            return and(
-              eq(layouts.environmentId, environmentId),
-              eq(layouts.identifier, key),
-              isNull(layouts.deletedAt),
-              isNull(layouts.parentId),
-            );
-          case 'NotificationGroup':
-            return and(
-              eq(notificationGroups.environmentId, environmentId),
-              eq(notificationGroups.name, key),
-              isNull(notificationGroups.parentId),
-            );
-          case 'Feed':
-            return and(
-              eq(feeds.environmentId, environmentId),
-              eq(feeds.identifier, key),
-              isNull(feeds.parentId),
-            );
-        }
-      })();
       const t = tables[type];
-      const [row] = await db.select({ id: t.id }).from(t).where(where).limit(1);
+      // A group is known by its name; the others by their identifier.
+      const named =
+        type === 'NotificationGroup'
+          ? notificationGroups.name
+          : (t as typeof workflows | typeof layouts | typeof feeds).identifier;
+      const [row] = await db
+        .select({ id: t.id })
+        .from(t)
+        .where(
+          and(eq(t.environmentId, environmentId), eq(named, key), isNull(t.parentId), liveOnly(t)),
+        )
+        .limit(1);
       return row?.id;
     },
 
@@ -134,14 +126,7 @@ export function createChangeRepository(db: Database) {
       const [row] = await db
         .select()
         .from(changes)
-        .where(
-          and(
-            eq(changes.environmentId, environmentId),
-            eq(changes.entityType, type),
-            eq(changes.entityId, entityId),
-            eq(changes.enabled, false),
-          ),
-        );
+        .where(pendingOf(environmentId, type, entityId));
       return row;
     },
 
@@ -174,16 +159,7 @@ export function createChangeRepository(db: Database) {
 
     /** Development is back to what Production has: nothing is pending for the entity. */
     async dropPending(environmentId: string, type: ChangeEntityType, entityId: string) {
-      await db
-        .delete(changes)
-        .where(
-          and(
-            eq(changes.environmentId, environmentId),
-            eq(changes.entityType, type),
-            eq(changes.entityId, entityId),
-            eq(changes.enabled, false),
-          ),
-        );
+      await db.delete(changes).where(pendingOf(environmentId, type, entityId));
     },
 
     async byId(environmentId: string, id: string): Promise<Change | undefined> {
