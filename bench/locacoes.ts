@@ -356,20 +356,31 @@ async function medir(
   return medida;
 }
 
+/**
+ * The plan of the availability count as PostgreSQL runs it inside `locadora.disponibilidade`:
+ * auto_explain logs the function's nested statement, sent to this client as a notice.
+ */
 async function explicarDisponibilidade(banco: pg.Client, categoriaId: number): Promise<string> {
-  const { sqlDaDisponibilidade } =
-    await import('../packages/locadora-api/src/modules/locacoes/disponibilidade-sql.js');
-  const consulta = sqlDaDisponibilidade(
-    categoriaId,
-    new Date(Date.now() + 30 * 86_400_000),
-    new Date(Date.now() + 33 * 86_400_000),
-    2,
-  );
-  const r = await banco.query<{ 'QUERY PLAN': string }>(
-    `explain (analyze, costs off, timing off, summary off) ${consulta.text}`,
-    consulta.values,
-  );
-  return r.rows.map((l) => l['QUERY PLAN']).join('\n');
+  const planos: string[] = [];
+  const ouvir = (aviso: { message?: string }) => planos.push(aviso.message ?? '');
+  banco.on('notice', ouvir);
+  try {
+    await banco.query(`load 'auto_explain'`);
+    await banco.query(`set auto_explain.log_min_duration = 0;
+      set auto_explain.log_analyze = on; set auto_explain.log_timing = off;
+      set auto_explain.log_nested_statements = on; set client_min_messages = log`);
+    await banco.query(`select * from locadora.disponibilidade($1, $2, $3, interval '2 hours')`, [
+      categoriaId,
+      new Date(Date.now() + 30 * 86_400_000),
+      new Date(Date.now() + 33 * 86_400_000),
+    ]);
+    await banco.query(`set client_min_messages = notice; set auto_explain.log_min_duration = -1`);
+  } finally {
+    banco.off('notice', ouvir);
+  }
+  const plano = planos.find((p) => p.includes('locadora.locacoes')) ?? planos.join('\n');
+  // The notice starts with "duration: … plan:" and the query's text; the plan follows.
+  return plano.slice(Math.max(0, plano.search(/\n\S*(Result|Aggregate)/) + 1)).trimEnd();
 }
 
 function relatar(medidas: Medida[], total: number, plano: string) {

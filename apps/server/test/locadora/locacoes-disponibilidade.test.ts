@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
 
@@ -281,5 +282,47 @@ describe('POST /api/Locacao/cotacao', () => {
     });
     expect(r.statusCode).toBe(400);
     expect(r.json().campos).toContainEqual({ campo, mensagem });
+  });
+});
+
+// Two connections at once: on PostgreSQL only (the embedded database has one).
+describe.runIf(process.env.TEST_DATABASE_URL)('a booking that waits for the category', () => {
+  const MAIO_2033: Periodo = {
+    data_retirada: '2033-05-10',
+    hora_retirada: '10:00',
+    data_entrega: '2033-05-12',
+    hora_entrega: '10:00',
+  };
+  const aguardandoTrava = async () => {
+    const r = (await t.banco.db.execute(sql`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`)) as {
+      rows: { n: number }[];
+    };
+    return r.rows[0]!.n;
+  };
+
+  afterAll(async () => {
+    // Premium's six vehicles back in the fleet.
+    await t.banco.db.execute(sql`update locadora.veiculos v set ativo = true
+      from locadora.modelos m where m.id = v.modelo_id and m.categoria_id = ${categoria.Premium}`);
+  });
+
+  it('counts the fleet as it is once the lock is granted, not as it was when it asked', async () => {
+    expect(await cotar(premium(MAIO_2033))).toBe(6);
+    let pedido!: Promise<{ statusCode: number; body: string }>;
+    await t.banco.db.transaction(async (tx) => {
+      // Another writer holds the category (a booking or a change of the fleet)…
+      await tx.execute(
+        sql`select id from locadora.categorias where id = ${categoria.Premium} for update`,
+      );
+      pedido = reservar(premium(MAIO_2033));
+      await expect.poll(aguardandoTrava, { timeout: 10_000 }).toBeGreaterThan(0);
+      // …and takes every vehicle of it out of the fleet while the booking waits.
+      await tx.execute(sql`update locadora.veiculos v set ativo = false from locadora.modelos m
+        where m.id = v.modelo_id and m.categoria_id = ${categoria.Premium}`);
+    });
+    const r = await pedido;
+    expect(r.statusCode, r.body).toBe(409);
+    expect(JSON.parse(r.body).message).toBe(SEM_VEICULO);
   });
 });

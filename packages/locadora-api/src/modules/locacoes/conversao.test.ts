@@ -10,7 +10,7 @@ import {
   instanteLocal,
   paraHistorico,
 } from './conversao.js';
-import { paraDisponibilidade, sqlDaDisponibilidade } from './disponibilidade-sql.js';
+import { paraDisponibilidade } from './disponibilidade-sql.js';
 import type { LocacaoDetalhada } from './repositorio.js';
 
 describe('local dates and hours (America/Sao_Paulo)', () => {
@@ -119,31 +119,5 @@ describe('availability arithmetic', () => {
   it('never answers fewer than zero free vehicles', () => {
     expect(paraDisponibilidade({ frota: 6, reservadas: 4, em_manutencao: 1 }).livres).toBe(1);
     expect(paraDisponibilidade({ frota: 6, reservadas: 6, em_manutencao: 2 }).livres).toBe(0);
-  });
-
-  it('widens the reservation overlap by the turnaround gap, not the maintenance one', () => {
-    const q = sqlDaDisponibilidade(
-      3,
-      new Date('2030-07-10T13:00:00Z'),
-      new Date('2030-07-13T13:00:00Z'),
-      2,
-    );
-    expect(q.values).toEqual([
-      3,
-      '2030-07-10T11:00:00.000Z',
-      '2030-07-13T15:00:00.000Z',
-      3,
-      '2030-07-10T13:00:00.000Z',
-      '2030-07-13T13:00:00.000Z',
-      3,
-    ]);
-    // Written exactly as the GiST index expressions, so the planner can use them.
-    expect(q.text).toContain(
-      "tstzrange(l.retirada_prevista, l.entrega_prevista, '[)')\n          && tstzrange($2::timestamptz, $3::timestamptz, '[)')",
-    );
-    expect(q.text).toContain("l.status in ('reservada', 'retirada')");
-    expect(q.text).toContain(
-      "tstzrange(mt.inicio, coalesce(mt.encerrada_em, mt.previsao_termino), '[)')",
-    );
   });
 });

@@ -1,7 +1,4 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
-
-const MS_POR_HORA = 3_600_000;
 
 export interface PedidoDeDisponibilidade {
   categoriaId: number;
@@ -11,43 +8,24 @@ export interface PedidoDeDisponibilidade {
   intervaloHoras: number;
   /** A reservation being changed does not compete with itself. */
   ignorarLocacaoId?: number | undefined;
+  /**
+   * Lock the category's row until the transaction ends, and count after the lock is granted
+   * (bookings of a category run one after the other).
+   */
+  travar?: boolean;
 }
 
 /**
- * Free vehicles of a category for a period, in one statement: active vehicles of the category,
- * minus its reservations (reservada, retirada) overlapping the period widened by the turnaround
- * gap, minus its vehicles blocked by maintenance during the period.
- *
- * Both overlap predicates are written exactly as the GiST index expressions
- * (`locacoes_periodo_ativo`, partial on the holding statuses, and `manutencoes_bloqueio`), so the
- * planner reads only the rows of the asked period however large the tables grow.
+ * Free vehicles of a category for a period: `locadora.disponibilidade` (migration 0007, decision
+ * 053) counts the active vehicles, the overlapping reservations and the vehicles in maintenance
+ * in one statement, reading only the rows of the asked period through the GiST indexes. With
+ * `travar` it locks the category first and counts in a snapshot taken after the lock.
  */
 export function consultaDeDisponibilidade(p: PedidoDeDisponibilidade): SQL {
-  const gap = p.intervaloHoras * MS_POR_HORA;
-  const inicio = p.inicio.toISOString();
-  const fim = p.fim.toISOString();
-  const inicioAmpliado = new Date(p.inicio.getTime() - gap).toISOString();
-  const fimAmpliado = new Date(p.fim.getTime() + gap).toISOString();
-  const outraQueNao =
-    p.ignorarLocacaoId === undefined ? sql`` : sql` and l.id <> ${p.ignorarLocacaoId}`;
-  return sql`select
-  (select count(*)::int
-     from locadora.veiculos v
-     join locadora.modelos m on m.id = v.modelo_id
-    where m.categoria_id = ${p.categoriaId} and v.ativo) as frota,
-  (select count(*)::int
-     from locadora.locacoes l
-    where l.status in ('reservada', 'retirada')
-      and tstzrange(l.retirada_prevista, l.entrega_prevista, '[)')
-          && tstzrange(${inicioAmpliado}::timestamptz, ${fimAmpliado}::timestamptz, '[)')
-      and l.categoria_id = ${p.categoriaId}${outraQueNao}) as reservadas,
-  (select count(distinct mt.veiculo_id)::int
-     from locadora.manutencoes mt
-     join locadora.veiculos v on v.id = mt.veiculo_id
-     join locadora.modelos m on m.id = v.modelo_id
-    where tstzrange(mt.inicio, coalesce(mt.encerrada_em, mt.previsao_termino), '[)')
-          && tstzrange(${inicio}::timestamptz, ${fim}::timestamptz, '[)')
-      and m.categoria_id = ${p.categoriaId} and v.ativo) as em_manutencao`;
+  return sql`select frota, reservadas, em_manutencao from locadora.disponibilidade(
+    ${p.categoriaId}::int, ${p.inicio.toISOString()}::timestamptz, ${p.fim.toISOString()}::timestamptz,
+    ${p.intervaloHoras}::float8 * interval '1 hour', ${p.ignorarLocacaoId ?? null}::int,
+    ${p.travar ?? false}::boolean)`;
 }
 
 export interface Disponibilidade {
@@ -69,21 +47,4 @@ export function paraDisponibilidade(linha: {
     emManutencao,
     livres: Math.max(0, frota - reservadas - emManutencao),
   };
-}
-
-const dialeto = new PgDialect();
-
-/**
- * The same statement as text and values for a plain `pg` client (the benchmark EXPLAINs it).
- */
-export function sqlDaDisponibilidade(
-  categoriaId: number,
-  inicio: Date,
-  fim: Date,
-  intervaloHoras: number,
-): { text: string; values: unknown[] } {
-  const q = dialeto.sqlToQuery(
-    consultaDeDisponibilidade({ categoriaId, inicio, fim, intervaloHoras }),
-  );
-  return { text: q.sql, values: q.params };
 }

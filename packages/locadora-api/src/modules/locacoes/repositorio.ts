@@ -240,13 +240,14 @@ export function criarRepositorioLocacoes(db: Database) {
 
     /**
      * Inserts the reservation, with its customer's event in the outbox, if the category still
-     * has a vehicle free for the period; undefined when it has none. One statement: called
-     * while the category's row is locked (`catalogoDoPedido` with `travarCategoria`), it is
-     * the only round trip besides the commit that bookings of the category wait for.
+     * has a vehicle free for the period; undefined when it has none. One statement that locks
+     * the category and counts after the lock (`locadora.disponibilidade`, decision 053): run
+     * on its own (autocommit), it holds the lock only while PostgreSQL runs it, so bookings of
+     * a category never wait on this process's event loop.
      */
     async inserirSeHouverVeiculo(
       dados: NovaLocacao & { id: number },
-      periodo: Omit<PedidoDeDisponibilidade, 'categoriaId' | 'inicio' | 'fim'>,
+      periodo: Omit<PedidoDeDisponibilidade, 'categoriaId' | 'inicio' | 'fim' | 'travar'>,
       evento: NovoEvento,
     ): Promise<LocacaoRegistro | undefined> {
       const livre = consultaDeDisponibilidade({
@@ -254,6 +255,7 @@ export function criarRepositorioLocacoes(db: Database) {
         categoriaId: dados.categoriaId,
         inicio: dados.retiradaPrevista,
         fim: dados.entregaPrevista,
+        travar: true,
       });
       const resultado = (await db.execute(sql`
         with d as (${livre}),

@@ -287,43 +287,44 @@ export function criarServicoLocacoes(deps: DependenciasLocacoes) {
     },
 
     /**
-     * Books a vehicle of the category. The check and the insert share one transaction that
-     * holds the category's row lock, so two requests for the last free vehicle cannot both win.
+     * Books a vehicle of the category. The form is checked against what it names, read without
+     * locks; then one statement locks the category, counts its free vehicles and inserts the
+     * reservation with its event (`inserirSeHouverVeiculo`), so two requests for the last free
+     * vehicle cannot both win and the lock is never held across a round trip. Whatever changed
+     * in between is held by the reservation's foreign keys (a place, model or extra deleted
+     * meanwhile fails the insert).
      */
     async criar(usuario: UsuarioAutenticado, pedido: LocacaoPedido): Promise<LocacaoDetalhada> {
       conferirQuemReserva(usuario, pedido.id_usuario);
-      return deps.repositorios.emTransacao(async (tx) => {
-        const r = tx.locacoes;
-        const c = await catalogo(r, pedido, true, pedido.id_usuario ?? usuario.id, true);
-        const cliente = titular(c.usuario);
-        const p = await conferirPedido(r, pedido, c);
-        conferirCnh(cliente, usuario);
-        const linha = {
-          ...linhaDaReserva(p, pedido.observacao),
-          id: c.proximoId!,
-          usuarioId: cliente.id,
-        };
-        const nomes = {
-          nomeCliente: cliente.nome,
-          nomeLocal: p.local.nome,
-          descricaoCategoria: p.descricaoCategoria,
-          nomeModelo: p.nomeModelo,
-          descricaoAdicional: p.descricaoAdicional,
-          placa: null,
-          modeloDoVeiculo: null,
-        };
-        // With the reservation, in one statement: the customer hears of the booking if and
-        // only if it commits, and the category's lock is held two round trips fewer.
-        const evento = eventoDeReserva('reserva-confirmada', { ...linha, ...nomes });
-        const criada = await r.inserirSeHouverVeiculo(
-          linha,
-          { intervaloHoras: deps.intervaloEntreLocacoesHoras },
-          evento,
-        );
-        if (!criada) throw conflito(MENSAGEM_SEM_VEICULO);
-        // The names were read in this transaction: no need to read the new row back.
-        return { ...criada, ...nomes };
-      });
+      const c = await catalogo(repo, pedido, false, pedido.id_usuario ?? usuario.id, true);
+      const cliente = titular(c.usuario);
+      const p = await conferirPedido(repo, pedido, c);
+      conferirCnh(cliente, usuario);
+      const linha = {
+        ...linhaDaReserva(p, pedido.observacao),
+        id: c.proximoId!,
+        usuarioId: cliente.id,
+      };
+      const nomes = {
+        nomeCliente: cliente.nome,
+        nomeLocal: p.local.nome,
+        descricaoCategoria: p.descricaoCategoria,
+        nomeModelo: p.nomeModelo,
+        descricaoAdicional: p.descricaoAdicional,
+        placa: null,
+        modeloDoVeiculo: null,
+      };
+      // With the reservation, in the same statement: the customer hears of the booking if
+      // and only if it commits.
+      const evento = eventoDeReserva('reserva-confirmada', { ...linha, ...nomes });
+      const criada = await repo.inserirSeHouverVeiculo(
+        linha,
+        { intervaloHoras: deps.intervaloEntreLocacoesHoras },
+        evento,
+      );
+      if (!criada) throw conflito(MENSAGEM_SEM_VEICULO);
+      // The names were read just before: no need to read the new row back.
+      return { ...criada, ...nomes };
     },
 
     /** Changes a reservation before pickup; the price is recomputed and availability re-checked. */
