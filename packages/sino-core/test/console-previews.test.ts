@@ -72,6 +72,14 @@ async function integration(body: Record<string, unknown>) {
   return r.json().data._id as string;
 }
 
+type Wire = {
+  _id: string;
+  providerId: string;
+  channel: string;
+  webhookUrl: string | null;
+  webhookSigning: string;
+};
+
 const auditOf = (action: string) =>
   t.db
     .select()
@@ -380,6 +388,31 @@ describe('POST /v1/events/test/email', () => {
     expect(r.json().message).toContain('refused the test email');
   });
 
+  it("answers Novu's 400 when no email integration is active, sending nothing", async () => {
+    const email = ((await t.api('GET', '/v1/integrations/active')).json().data as Wire[]).filter(
+      (i) => i.channel === 'email',
+    );
+    const turn = async (active: boolean) => {
+      for (const i of email) {
+        const r = await t.api('PUT', `/v1/integrations/${i._id}`, { body: { active } });
+        expect(r.statusCode, r.body).toBe(200);
+      }
+    };
+    await turn(false);
+    try {
+      const before = smtp.messages.length;
+      const r = await t.api('POST', '/v1/events/test/email', {
+        authorization: member,
+        body: { ...EMAIL, to: 'ninguem.ativo@example.com' },
+      });
+      expect(r.statusCode).toBe(400);
+      expect(r.json().message).toBe('Missing an active email integration');
+      expect(smtp.messages.length).toBe(before);
+    } finally {
+      await turn(true);
+    }
+  });
+
   it.each([
     [{ ...EMAIL, to: 'not an address' }, 'to'],
     [{ ...EMAIL, to: [] }, 'to'],
@@ -481,13 +514,6 @@ describe('POST /v1/integrations/:integrationId/test', () => {
 });
 
 describe("each integration's webhook URL and signing", () => {
-  type Wire = {
-    _id: string;
-    providerId: string;
-    webhookUrl: string | null;
-    webhookSigning: string;
-  };
-
   it('GET /v1/integrations and /active add them beside Novu fields', async () => {
     const plivo = await integration({
       providerId: 'plivo',
