@@ -2,8 +2,10 @@ import { DeliveryError, redact, type EmailMessage, type SmsMessage } from '@sino
 import { badRequest, notFound, type ErrorLog } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Integration, IntegrationRepository } from '../modules/integrations/repository.js';
+import { credentialText, type CredentialValues } from '../modules/integrations/credentials.js';
 import { isUnopenable } from '../secret-box.js';
 import { plainTextOf } from './content.js';
+import { textAsHtml } from './overrides.js';
 import type { ProviderDirectory } from './directory.js';
 import { SANDBOX_SENDER, isSandboxProvider } from './sandbox.js';
 
@@ -25,8 +27,6 @@ export const TEST_SUBJECT = 'Sino test message';
 export const testText = (integration: Pick<Integration, 'name' | 'providerId'>) =>
   `This is a test message from Sino, sent through ${integration.name} (${integration.providerId}). If you received it, the integration works.`;
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
  * Sends that are not a workflow's: the console's test e-mail of a step (Novu's
  * `/v1/events/test/email`) and an integration's test message. Each goes once through one
@@ -41,7 +41,7 @@ export function createTestSends(deps: {
 }) {
   async function sendThrough(
     integration: Integration,
-    build: (credentials: Record<string, unknown>) => Promise<EmailMessage | SmsMessage>,
+    build: (credentials: CredentialValues) => Promise<EmailMessage | SmsMessage>,
   ): Promise<TestOutcome> {
     let ready: ReturnType<ProviderDirectory['adapterOf']>;
     try {
@@ -82,21 +82,17 @@ export function createTestSends(deps: {
     }
   }
 
-  const text = (credentials: Record<string, unknown>, key: string) =>
-    typeof credentials[key] === 'string' && credentials[key] !== ''
-      ? (credentials[key] as string)
-      : undefined;
-
   const email =
     (integration: Integration, input: { to: string[]; subject: string; html: string }) =>
-    async (credentials: Record<string, unknown>): Promise<EmailMessage> => ({
+    async (credentials: CredentialValues): Promise<EmailMessage> => ({
       id: newId(),
       to: input.to,
       from: {
         email:
-          (isSandboxProvider(integration.providerId) ? undefined : text(credentials, 'from')) ??
-          SANDBOX_SENDER,
-        name: text(credentials, 'senderName'),
+          (isSandboxProvider(integration.providerId)
+            ? undefined
+            : credentialText(credentials, 'from')) ?? SANDBOX_SENDER,
+        name: credentialText(credentials, 'senderName'),
       },
       subject: input.subject,
       html: input.html,
@@ -131,7 +127,7 @@ export function createTestSends(deps: {
       if (!integration) throw notFound(`Integration with id ${integrationId} not found`);
       const words = testText(integration);
       if (integration.channel === 'email') {
-        const html = `<p>${escapeHtml(words)}</p>`;
+        const html = textAsHtml(words);
         return {
           integration,
           outcome: await sendThrough(
@@ -149,7 +145,7 @@ export function createTestSends(deps: {
             Promise.resolve({
               id: newId(),
               to: phone,
-              from: text(credentials, 'from'),
+              from: credentialText(credentials, 'from'),
               content: words,
             } satisfies SmsMessage),
           ),
