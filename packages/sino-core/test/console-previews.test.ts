@@ -319,6 +319,24 @@ describe('POST /v1/content-templates/preview/{in-app,sms,chat,push}', () => {
     });
   });
 
+  it.each(['in-app', 'sms', 'chat', 'push'])(
+    '%s: a malformed body answers 400 naming the field',
+    async (channel) => {
+      const missing = await t.api('POST', `/v1/content-templates/preview/${channel}`, {
+        authorization: member,
+        body: { payload: {} },
+      });
+      expect(missing.statusCode).toBe(400);
+      expect(JSON.stringify(missing.json().message)).toContain('content');
+      const wrong = await t.api('POST', `/v1/content-templates/preview/${channel}`, {
+        authorization: member,
+        body: { content: 'x', payload: 'not an object' },
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect(JSON.stringify(wrong.json().message)).toContain('payload');
+    },
+  );
+
   it('answers 400 with the engine message for a template that does not compile', async () => {
     const r = await t.api('POST', '/v1/content-templates/preview/push', {
       authorization: member,
