@@ -36,6 +36,8 @@ import { createDeliveryService } from './delivery/service.js';
 import { retryScheduleOf } from './delivery/options.js';
 import { createWebhookReceiver } from './delivery/webhooks.js';
 import { createCallbackUrls } from './delivery/callbacks.js';
+import { createTestSends } from './delivery/test-sends.js';
+import { createPreviewService } from './modules/previews/service.js';
 import { createIntegrationCache } from './delivery/integration-cache.js';
 import { createSandboxRetention } from './delivery/sandbox-retention.js';
 import { createCacheInvalidation } from './cache-invalidation.js';
@@ -225,6 +227,7 @@ export function createSinoServices(
     secrets,
     providers: providers.checks,
     changed: () => caches.changed('integrations'),
+    webhookUrls: callbacks,
   });
   const delivery = createDeliveryService({
     integrations: integrationRepository,
@@ -235,6 +238,12 @@ export function createSinoServices(
     log,
     metrics,
   });
+  const testSends = createTestSends({
+    integrations: integrationRepository,
+    directory: providers,
+    log,
+  });
+  const previews = createPreviewService({ looks: emailLooks });
   const sandboxRetention = createSandboxRetention({ repo: deliveries, scheduler: queue });
   const webhooks = createWebhookReceiver({
     integrations: integrationRepository,
@@ -282,6 +291,8 @@ export function createSinoServices(
     providers,
     webhooks,
     callbacks,
+    testSends,
+    previews,
     sandboxRetention,
     messageRetention,
     engine,
