@@ -10,6 +10,15 @@ export const SINO_ADMIN = {
   password: 'console-e2e-admin-password',
 };
 
+/** Who the local GitHub (e2e/servidor.ts) signs in. */
+export const GITHUB_PERSON = {
+  id: '5150',
+  login: 'octo',
+  name: 'Octo Cat',
+  email: 'octo@people.example',
+  emailVerified: true,
+};
+
 export const WIDTHS = {
   phone: { width: 390, height: 844 },
   desktop: { width: 1920, height: 1080 },

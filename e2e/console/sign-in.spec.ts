@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import {
+  GITHUB_PERSON,
   expectAccessibleInBothThemes,
   expectFitsAndPhotograph,
   signIn,
@@ -216,4 +217,27 @@ test("console: the policy lets a sandboxed srcdoc preview render, and the frame'
   await expect(preview.getByText('Hello from the preview')).toBeVisible();
   await expect(preview.getByText('script ran')).toHaveCount(0);
   expect(await violations()).toEqual([]);
+});
+
+test('console: GitHub where the server has it (Google not): the button signs in through the provider', async ({
+  page,
+}) => {
+  await page.goto('/console/sign-in');
+  const github = page.getByRole('link', { name: 'Continue with GitHub' });
+  await expect(github).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Continue with Google' })).toHaveCount(0);
+  await github.click();
+  // The local GitHub signs its person in and sends the browser back; the console then asks
+  // the refresh cookie for its token (no token in a URL, decision 049).
+  await expect(page).toHaveURL(/\/console\/get-started$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Get started' })).toBeVisible();
+  await page.getByRole('button', { name: /Account of/ }).click();
+  await expect(page.getByText(GITHUB_PERSON.email)).toBeVisible();
+});
+
+test("console: a provider sign-in's failure comes back as a sentence on the sign-in page", async ({
+  page,
+}) => {
+  await page.goto('/console/sign-in?error=oauth_denied');
+  await expect(page.getByRole('alert')).toHaveText('The sign-in was cancelled at the provider.');
 });
