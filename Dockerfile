@@ -11,6 +11,7 @@ WORKDIR /app
 # The manifests first: this layer (the install) is reused while only sources change. Every
 # workspace's package.json is needed for `npm ci` (a test checks that each one is listed).
 COPY package.json package-lock.json .npmrc ./
+COPY apps/console/package.json apps/console/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY packages/db/package.json packages/db/

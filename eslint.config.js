@@ -67,6 +67,38 @@ const zones = [
       ),
     ],
   },
+  {
+    files: ['apps/console/src/**'],
+    patterns: [
+      forbid(
+        ['@locadora/api', '@locadora/db', '@locadora/server', 'fastify', 'drizzle-orm', 'pg'],
+        "Sino's console runs in the browser: it talks to the server over HTTP only.",
+      ),
+      forbid(
+        ['@sino/core', '@sino/client'],
+        "The console acts with the person's session token, never an API key in its code.",
+      ),
+    ],
+  },
+  {
+    files: ['apps/console/src/{components,lib}/**'],
+    patterns: [
+      {
+        group: ['**/features/**', '**/app/**'],
+        message: 'Shared code imports no feature or app code.',
+      },
+    ],
+  },
+  {
+    files: ['apps/console/src/features/**'],
+    patterns: [
+      { group: ['**/app/**'], message: 'Features do not import the app shell.' },
+      {
+        regex: '^\\.\\./\\.\\./(?!\\.\\./)[^.]',
+        message: 'A feature imports only itself and shared code, never another feature.',
+      },
+    ],
+  },
   // bulletproof-react's one-way flow: shared code -> features -> app. A feature imports only
   // itself and shared code, so features can be changed (or removed) one at a time.
   {
@@ -234,7 +266,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': restricted([...patternsOfZone(zone), fastify]) },
   })),
   {
-    files: ['apps/web/**/*.{ts,tsx}', 'packages/sino-react/**/*.{ts,tsx}'],
+    files: [
+      'apps/web/**/*.{ts,tsx}',
+      'apps/console/**/*.{ts,tsx}',
+      'packages/sino-react/**/*.{ts,tsx}',
+    ],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,

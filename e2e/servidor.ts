@@ -1,6 +1,6 @@
 /**
  * The whole product for the browser tests, started by Playwright (playwright.config.ts): builds
- * the web app (unless E2E_WEB_DIST points at a build), starts a local map-tile server that
+ * the web app and Sino's console (unless E2E_WEB_DIST and E2E_CONSOLE_DIST point at builds), starts a local map-tile server that
  * answers like an OpenStreetMap tile server, and runs the real server on a fresh database
  * (in-memory PGlite, or a new PostgreSQL database when TEST_DATABASE_URL is set).
  *
@@ -21,9 +21,12 @@ import { startCluster } from '../scripts/cluster.mjs';
 import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { abrirBanco, construirApp } from '@locadora/server';
 import { lerConfiguracao } from '@locadora/server/configuracao';
+import { startIdentityProvider } from '@sino/core/testing/identity-provider';
+import { GITHUB_PERSON, SINO_ADMIN } from './console/apoio.js';
 
 const PORTA = Number(process.env.E2E_PORT ?? 3100);
 const raizDoWeb = fileURLToPath(new URL('../apps/web', import.meta.url));
+const raizDoConsole = fileURLToPath(new URL('../apps/console', import.meta.url));
 const temporaria = mkdtempSync(join(tmpdir(), 'locadora-e2e-'));
 
 async function construirWeb(): Promise<string> {
@@ -32,6 +35,18 @@ async function construirWeb(): Promise<string> {
   await build({
     root: raizDoWeb,
     configFile: join(raizDoWeb, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: saida, emptyOutDir: true },
+  });
+  return saida;
+}
+
+async function construirConsole(): Promise<string> {
+  if (process.env.E2E_CONSOLE_DIST) return process.env.E2E_CONSOLE_DIST;
+  const saida = join(temporaria, 'console');
+  await build({
+    root: raizDoConsole,
+    configFile: join(raizDoConsole, 'vite.config.ts'),
     logLevel: 'warn',
     build: { outDir: saida, emptyOutDir: true },
   });
@@ -76,8 +91,13 @@ const TOPOLOGIA = process.env.E2E_TOPOLOGY ?? 'one';
 if (!['one', 'cluster', 'halves'].includes(TOPOLOGIA))
   throw new Error(`E2E_TOPOLOGY must be one, cluster or halves, not ${TOPOLOGIA}`);
 
-const [pastaDoWeb, portaDosTiles, banco, bancoDoSino] = await Promise.all([
+// The console's "Continue with GitHub" (e2e/console): a local GitHub that checks the client,
+// the redirect URI and PKCE as the real one does, and signs in one person.
+const GITHUB_CLIENT = { clientId: 'console-e2e', clientSecret: 'console-e2e-github-secret' };
+const [pastaDoWeb, pastaDoConsole, github, portaDosTiles, banco, bancoDoSino] = await Promise.all([
   construirWeb(),
+  construirConsole(),
+  startIdentityProvider({ shape: 'github', ...GITHUB_CLIENT }),
   iniciarServidorDeTiles(),
   createTestDatabase(),
   // Apart, each half owns its database.
@@ -92,13 +112,24 @@ const ajustes = {
   // terminal.
   LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
   WEB_DIST_DIR: pastaDoWeb,
+  CONSOLE_DIST_DIR: pastaDoConsole,
+  // Sino's console (e2e/console): a known first admin, and sign-up open to test it.
+  SINO_ADMIN_PASSWORD: SINO_ADMIN.password,
+  SINO_SIGNUP: 'open',
+  SINO_PUBLIC_URL: `http://127.0.0.1:${PORTA}`,
+  SINO_GITHUB_CLIENT_ID: GITHUB_CLIENT.clientId,
+  SINO_GITHUB_CLIENT_SECRET: GITHUB_CLIENT.clientSecret,
+  SINO_GITHUB_URL: github.url,
+  SINO_GITHUB_API_URL: `${github.url}/api`,
   MAP_TILE_URL: `http://127.0.0.1:${portaDosTiles}/{z}/{x}/{y}.png`,
   // Many tests log in from one address; wrong passwords are tested per e-mail.
   LOGIN_MAX_FAILURES_PER_ADDRESS: '10000',
   // The e-mails' links open this server (the confirmation link, e2e/verificacao-email.spec.ts).
   PUBLIC_URL: `http://127.0.0.1:${PORTA}`,
 };
+github.person = GITHUB_PERSON;
 const registroDaExecucao = testRunLog();
+registroDaExecucao.knownSecrets('segredo', [GITHUB_CLIENT.clientSecret]);
 /** One log line, from this process (newline included) or from a node of the cluster (without). */
 const registrar = (linha: string) => {
   const completa = linha.endsWith('\n') ? linha : `${linha}\n`;
@@ -150,6 +181,7 @@ if (TOPOLOGIA === 'one') {
 
 async function encerrar() {
   await fecharServidor();
+  await github.close();
   await Promise.all([banco.drop(), bancoDoSino?.drop()]);
   rmSync(temporaria, { recursive: true, force: true });
   if (process.env.E2E_DADOS_DIR)

@@ -17,10 +17,11 @@ export const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
 /** Where the build keeps its stamp: beside the server it built. */
 export const stampFile = (root = repositoryRoot) => join(root, 'apps/server/dist/build-stamp.json');
 
-/** What `npm start` runs and serves: without both, there is nothing to start. */
+/** What `npm start` runs and serves: without all of them, there is nothing to start. */
 export const builtFiles = (root = repositoryRoot) => [
   join(root, 'apps/server/dist/main.js'),
   join(root, 'apps/web/dist/index.html'),
+  join(root, 'apps/console/dist/index.html'),
 ];
 
 const rootInputs = [

@@ -7,7 +7,7 @@
 // 3. A check that each compiled package lists in its `dependencies` every package its code
 //    imports: after `npm prune --omit=dev` only those are left, and a test run cannot tell
 //    (the workspace's node_modules holds every package, dev or not).
-// 4. The web app, bundled by Vite into apps/web/dist.
+// 4. The web app and Sino's console, bundled by Vite into apps/web/dist and apps/console/dist.
 // 5. The stamp of the sources built, read by `npm start` (scripts/start.mjs).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
@@ -118,6 +118,8 @@ if (undeclared.size > 0) {
 
 const web = join(root, 'apps/web');
 await viteBuild({ root: web, configFile: join(web, 'vite.config.ts'), logLevel: 'warn' });
+const console_ = join(root, 'apps/console');
+await viteBuild({ root: console_, configFile: join(console_, 'vite.config.ts'), logLevel: 'warn' });
 
 writeStamp(stamp);
-console.log('Built: apps/server/dist (and its packages), apps/web/dist.');
+console.log('Built: apps/server/dist (and its packages), apps/web/dist, apps/console/dist.');

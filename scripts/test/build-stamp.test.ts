@@ -30,6 +30,7 @@ beforeEach(() => {
   // What a finished build leaves.
   write('apps/server/dist/main.js', '');
   write('apps/web/dist/index.html', '');
+  write('apps/console/dist/index.html', '');
   writeStamp(sourceStamp(root), root);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -94,6 +95,8 @@ describe('the build stamp', () => {
   it('asks for a build when an output or the stamp is missing', () => {
     rmSync(join(root, 'apps/server/dist/build-stamp.json'));
     expect(whyBuild(root)).toBe('the build has no stamp');
+    rmSync(join(root, 'apps/console/dist/index.html'));
+    expect(whyBuild(root)).toBe('apps/console/dist/index.html is missing');
     rmSync(join(root, 'apps/web/dist/index.html'));
     expect(whyBuild(root)).toBe('apps/web/dist/index.html is missing');
     rmSync(join(root, 'apps/server/dist'), { recursive: true });

@@ -37,8 +37,10 @@ beforeEach(() => {
 import { sourceStamp, writeStamp } from './build-stamp.mjs';
 mkdirSync('apps/server/dist', { recursive: true });
 mkdirSync('apps/web/dist', { recursive: true });
+mkdirSync('apps/console/dist', { recursive: true });
 writeFileSync('apps/server/dist/main.js', "console.log('server started');\\n");
 writeFileSync('apps/web/dist/index.html', '');
+writeFileSync('apps/console/dist/index.html', '');
 writeStamp(sourceStamp());
 console.log('built');
 `,

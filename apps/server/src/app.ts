@@ -27,6 +27,7 @@ import { opcoesDeRegistro } from './registro.js';
 import { rotaDeSaude } from './saude.js';
 import { iniciarObservabilidade } from './observabilidade.js';
 import { origensExternas } from './web.js';
+import { rotasDoConsole } from './console.js';
 import { TRAVAS } from './banco.js';
 
 export { abrirBanco } from './banco.js';
@@ -125,6 +126,8 @@ export async function construirApp(
     (doDiretorio ??= segredosDoDiretorio(config.DATA_DIR))[nome];
 
   let credenciais: DevelopmentCredentials | undefined;
+  // Sino's console is served wherever Sino's API is (its own policy, its own deep links).
+  if (comSino && papeis.api) await app.register(rotasDoConsole, { config });
   if (comSino) {
     await app.register(sinoDaInstalacao, {
       banco,

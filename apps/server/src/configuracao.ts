@@ -316,6 +316,8 @@ export const esquemaDeConfiguracao = z.object({
   TRUST_PROXY: booleano(false),
   /** Built web app to serve; apps/web/dist by default (`npm start` builds it). */
   WEB_DIST_DIR: z.string().min(1).optional(),
+  /** Built Sino console to serve under /console; apps/console/dist by default (`npm start` builds it). */
+  CONSOLE_DIST_DIR: z.string().min(1).optional(),
   /** Map tiles for the location screen ({z}/{x}/{y} template); any OSM-compatible server. */
   MAP_TILE_URL: z
     .string()

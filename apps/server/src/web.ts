@@ -61,7 +61,12 @@ const web: FastifyPluginAsyncZod<{ config: Configuracao }> = async (app, { confi
   });
   app.setNotFoundHandler((request, reply) => {
     const querHtml = request.headers.accept?.includes('text/html');
-    if (request.method !== 'GET' || !querHtml || /^\/(api|docs|v1|socket\.io)\//.test(request.url))
+    // /console is Sino's console (console.ts): where Sino is not served, its links are 404s.
+    if (
+      request.method !== 'GET' ||
+      !querHtml ||
+      /^\/(api|docs|v1|socket\.io)\/|^\/console(\/|\?|$)/.test(request.url)
+    )
       return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: 'Not found' });
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });

@@ -1,0 +1,22 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// Served by the one server under /console (apps/server/src/console.ts); `npm run dev -w
+// @sino/console` proxies the API to it so the refresh cookie stays same-origin.
+export default defineConfig({
+  base: '/console/',
+  plugins: [react()],
+  build: {
+    outDir: process.env.CONSOLE_OUT_DIR ?? 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    // The console's policy allows no inline script: Vite's module-preload polyfill is bundled.
+    modulePreload: { polyfill: true },
+  },
+  server: {
+    proxy: {
+      '/v1': 'http://localhost:3000',
+      '/socket.io': { target: 'ws://localhost:3000', ws: true },
+    },
+  },
+});

@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+// What the console's browser tests share. The server (e2e/servidor.ts) starts with this
+// first admin's password (SINO_ADMIN_PASSWORD) and sign-up open (SINO_SIGNUP=open).
+
+export const SINO_ADMIN = {
+  email: 'admin@sino.localhost',
+  password: 'console-e2e-admin-password',
+};
+
+/** Who the local GitHub (e2e/servidor.ts) signs in. */
+export const GITHUB_PERSON = {
+  id: '5150',
+  login: 'octo',
+  name: 'Octo Cat',
+  email: 'octo@people.example',
+  emailVerified: true,
+};
+
+export const WIDTHS = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1920, height: 1080 },
+};
+
+/** Signs in through the sign-in form and waits for Get started. */
+export async function signIn(page: Page, email = SINO_ADMIN.email, password = SINO_ADMIN.password) {
+  await page.goto('/console/sign-in');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Get started' })).toBeVisible();
+}
+
+/**
+ * Records every Content-Security-Policy violation of the page (the event fires in the page;
+ * Playwright's init script is not subject to the policy), for `cspViolations`.
+ */
+export async function watchCsp(page: Page) {
+  const reported: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) reported.push(message.text());
+  });
+  // A string: this file is checked without the DOM's types.
+  await page.addInitScript(`
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (event) =>
+      window.__csp.push(event.violatedDirective + ' ' + event.blockedURI));
+  `);
+  return async () => [...reported, ...((await page.evaluate('window.__csp ?? []')) as string[])];
+}
+
+/** No serious or critical axe-core violation, in light and in dark. */
+export async function expectAccessibleInBothThemes(page: Page) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const result = await new AxeBuilder({ page }).analyze();
+    const serious = result.violations.filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
+    expect(
+      serious.map(
+        (v) =>
+          `${colorScheme}: ${v.id} (${v.impact}): ${v.help} -> ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      ),
+    ).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/**
+ * At 390 and 1920 px: nothing scrolls sideways, and a screenshot of each width into
+ * test-results/console-screenshots (looked at by people, not committed).
+ */
+export async function expectFitsAndPhotograph(page: Page, name: string) {
+  mkdirSync('test-results/console-screenshots', { recursive: true });
+  for (const [label, size] of Object.entries(WIDTHS)) {
+    await page.setViewportSize(size);
+    const overflow = await page
+      .locator('html')
+      .evaluate((html) => html.scrollWidth - html.clientWidth);
+    expect(overflow, `${name} scrolls sideways at ${size.width} px`).toBeLessThanOrEqual(0);
+    await page.screenshot({
+      path: `test-results/console-screenshots/${name}-${label}.png`,
+      fullPage: true,
+    });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}

@@ -1,0 +1,60 @@
+import { expect, test } from '@playwright/test';
+import { expectAccessibleInBothThemes, expectFitsAndPhotograph, SINO_ADMIN } from './apoio.js';
+
+// The invitation e-mail's link (/console/accept-invitation?token=…, platform-mail.ts). The
+// e2e server has no platform mail, so the invitation answers its link to the admin once
+// (decision 050): that is the link the e-mail would carry.
+
+test('console: an invited member accepts from the link, lands signed in, and sees no API key', async ({
+  page,
+  request,
+}) => {
+  // The admin, in a request context of its own (not the page's cookies).
+  const login = await request.post('/v1/auth/login', {
+    data: { email: SINO_ADMIN.email, password: SINO_ADMIN.password },
+  });
+  expect(login.status(), await login.text()).toBe(200);
+  const { token } = ((await login.json()) as { data: { token: string } }).data;
+  const email = `invited-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const invite = await request.post('/v1/invites', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { email, role: 'member' },
+  });
+  expect(invite.status(), await invite.text()).toBe(201);
+  const link = new URL(
+    ((await invite.json()) as { data: { invitationLink: string } }).data.invitationLink,
+  );
+  expect(link.pathname).toBe('/console/accept-invitation');
+
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByRole('heading', { level: 1, name: /^Join .+ on Sino$/ })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  await expectAccessibleInBothThemes(page);
+  await expectFitsAndPhotograph(page, 'accept-invitation');
+
+  await page.getByLabel('First name').fill('Grace');
+  await page.getByLabel('Password').fill('too-short');
+  await page.getByRole('button', { name: 'Accept and create my account' }).click();
+  await expect(page.getByText('Use at least 12 characters')).toBeVisible();
+  await page.getByLabel('Password').fill('a-long-enough-password');
+  await page.getByRole('button', { name: 'Accept and create my account' }).click();
+
+  await expect(page.getByRole('heading', { level: 1, name: 'Get started' })).toBeVisible();
+  await expect(page.getByTestId('application-identifier')).not.toBeEmpty();
+  // Members never see a key (decision 048): the page says whom to ask, and the snippets
+  // name the key from the environment.
+  await expect(page.getByText('Only admins see the API keys')).toBeVisible();
+  await expect(page.getByTestId('api-key')).toHaveCount(0);
+  await expect(page.getByText('new Novu(process.env.SINO_API_KEY')).toBeVisible();
+
+  // The link works once.
+  await page.context().clearCookies();
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByRole('alert')).toBeVisible();
+});
+
+test('console: an unknown invitation token is said plainly', async ({ page }) => {
+  await page.goto(`/console/accept-invitation?token=${'x'.repeat(43)}`);
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+});
