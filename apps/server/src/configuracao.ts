@@ -162,6 +162,8 @@ export const esquemaDeConfiguracao = z.object({
    * Days Sino keeps a notification's messages, execution details and jobs once its steps are
    * done; unset keeps them forever (Novu's behaviour). Trimmed hourly, in small batches.
    */
+  /** Days Sino keeps its delivery analytics (hourly counters per provider); trimmed hourly. */
+  SINO_ANALYTICS_RETENTION_DAYS: inteiro(90, 1, RETENCAO_MAXIMA_DIAS),
   SINO_MESSAGE_RETENTION_DAYS: z
     .string()
     .regex(/^\s*\d{1,9}\s*$/, { error: RETENCAO_INVALIDA })

@@ -38,6 +38,9 @@ import { createWebhookReceiver } from './delivery/webhooks.js';
 import { createCallbackUrls } from './delivery/callbacks.js';
 import { createIntegrationCache } from './delivery/integration-cache.js';
 import { createSandboxRetention } from './delivery/sandbox-retention.js';
+import { createDeliveryStats } from './modules/analytics/recorder.js';
+import { createAnalyticsRetention } from './modules/analytics/retention.js';
+import { createAnalyticsService } from './modules/analytics/service.js';
 import { createCacheInvalidation } from './cache-invalidation.js';
 import { reportRefusedDestinations } from './delivery/destination-report.js';
 import { noMetrics } from './observability/metrics.js';
@@ -226,6 +229,14 @@ export function createSinoServices(
     providers: providers.checks,
     changed: () => caches.changed('integrations'),
   });
+  // Delivery analytics, per environment in the database (decision 055).
+  const stats = createDeliveryStats({ repo: repositories.analytics, log });
+  const analytics = createAnalyticsService({ repo: repositories.analytics });
+  const analyticsRetention = createAnalyticsRetention({
+    repo: repositories.analytics,
+    scheduler: queue,
+    days: options.analyticsRetentionDays,
+  });
   const delivery = createDeliveryService({
     integrations: integrationRepository,
     repo: deliveries,
@@ -234,6 +245,7 @@ export function createSinoServices(
     callbacks,
     log,
     metrics,
+    stats,
   });
   const sandboxRetention = createSandboxRetention({ repo: deliveries, scheduler: queue });
   const webhooks = createWebhookReceiver({
@@ -241,6 +253,8 @@ export function createSinoServices(
     repo: deliveries,
     directory: providers,
     callbacks,
+    stats,
+    console: realtime.console,
   });
   const { engine, events } = createWorkflowEngine({
     repositories,
@@ -256,6 +270,8 @@ export function createSinoServices(
     egress: new EgressPolicy({ allowedNetworks: options.delivery?.allowedNetworks }),
     log,
     metrics,
+    stats,
+    console: realtime.console,
   });
   const activity = createActivityService({
     repo: repositories.activity,
@@ -284,6 +300,8 @@ export function createSinoServices(
     callbacks,
     sandboxRetention,
     messageRetention,
+    analytics,
+    analyticsRetention,
     engine,
     events,
     secrets,
