@@ -131,6 +131,34 @@ async function trigger(transactionId: string, status: 'sent' | 'failed') {
   });
 }
 
+/**
+ * Plivo's status callback for the SMS of `transactionId`, at the URL Sino gave with it, signed
+ * as Plivo signs (the URL under the public URL, then the nonce).
+ */
+function plivoReports(transactionId: string, nonce: string, uuid: string, status: string) {
+  const sent = peers.plivo.requests
+    .map((r) => r.json<{ url: string; text: string }>())
+    .find((body) => body.text === `Reserva ${transactionId}`)!;
+  const { origin, pathname } = new URL(sent.url);
+  const signature = createHmac('sha256', PLIVO_TOKEN)
+    .update(`${origin}${pathname}${nonce}`)
+    .digest('base64');
+  return fetch(`${base}${pathname}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-plivo-signature-v2': signature,
+      'x-plivo-signature-v2-nonce': nonce,
+    },
+    body: new URLSearchParams({
+      To: '5511999990001',
+      From: '5511988880000',
+      MessageUUID: uuid,
+      Status: status,
+    }),
+  });
+}
+
 describe('delivery analytics counted from real deliveries', () => {
   let sms: Awaited<ReturnType<typeof trigger>>;
 
@@ -154,32 +182,17 @@ describe('delivery analytics counted from real deliveries', () => {
   });
 
   it('counts a delivery the provider reports by webhook', async () => {
-    const callback = peers.plivo.requests.at(-1)!.json<{ url: string }>().url;
-    const nonce = '55555555550000000001';
-    const { origin, pathname } = new URL(callback);
-    const signature = createHmac('sha256', PLIVO_TOKEN)
-      .update(`${origin}${pathname}${nonce}`)
-      .digest('base64');
-    const r = await fetch(`${base}${pathname}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-plivo-signature-v2': signature,
-        'x-plivo-signature-v2-nonce': nonce,
-      },
-      body: new URLSearchParams({
-        To: '5511999990001',
-        From: '5511988880000',
-        MessageUUID: 'uuid-55',
-        Status: 'delivered',
-      }),
-    });
+    const r = await plivoReports('tx-analytics-1', '55555555550000000001', 'uuid-55', 'delivered');
     expect(r.status).toBe(200);
-    expect(
-      (await t.db.select().from(messages).where(eq(messages.id, sms.id)))[0]!.deliveryStatus,
-    ).toBe('delivered');
+    const [row] = await t.db.select().from(messages).where(eq(messages.id, sms.id));
+    expect(row!.deliveryStatus).toBe('delivered');
     const figures = await providerFigures();
     expect(figures['sms/plivo']).toMatchObject({ sent: 1, delivered: 1, bounced: 0 });
+    // The same news again (another nonce) moves nothing, and counts nothing.
+    expect(
+      (await plivoReports('tx-analytics-1', '55555555550000000002', 'uuid-55', 'delivered')).status,
+    ).toBe(200);
+    expect((await providerFigures())['sms/plivo']).toMatchObject({ delivered: 1 });
   });
 
   it('counts retries and a final failure', async () => {
@@ -195,6 +208,19 @@ describe('delivery analytics counted from real deliveries', () => {
     expect(figures['sms/plivo']).toMatchObject({ sent: 1, delivered: 1, retries: 1, failed: 1 });
     const totals = ((await deliveries(range())).json().data as Answer).totals;
     expect(totals).toMatchObject({ sent: 5, delivered: 1, failed: 1, failovers: 3, retries: 1 });
+  });
+
+  it('counts a bounce the provider reports by webhook', async () => {
+    peers.twilio.reply({ status: 503, json: {} });
+    peers.plivo.reply({ status: 202, json: { api_id: 'p3', message_uuid: ['uuid-56'] } });
+    await trigger('tx-analytics-3', 'sent');
+    // Plivo's "undelivered" is a bounce.
+    expect(
+      (await plivoReports('tx-analytics-3', '55555555550000000003', 'uuid-56', 'undelivered'))
+        .status,
+    ).toBe(200);
+    const figures = await providerFigures();
+    expect(figures['sms/plivo']).toMatchObject({ sent: 2, delivered: 1, bounced: 1, failed: 1 });
   });
 });
 
@@ -260,9 +286,15 @@ describe('GET /v1/analytics/deliveries', () => {
     expect(r.statusCode).toBe(200);
     const data = r.json().data as Answer;
     expect(data.providers.map((p) => `${p.channel}/${p.providerId}`)).toEqual(['sms/plivo']);
-    expect(data.totals).toMatchObject({ sent: 1, delivered: 1, failed: 1, retries: 1 });
+    expect(data.totals).toMatchObject({
+      sent: 2,
+      delivered: 1,
+      bounced: 1,
+      failed: 1,
+      retries: 1,
+    });
     expect(data.series.every((s) => s.at.endsWith('T00:00:00.000Z'))).toBe(true);
-    expect(data.series.reduce((n, s) => n + s.sent, 0)).toBe(1);
+    expect(data.series.reduce((n, s) => n + s.sent, 0)).toBe(2);
   });
 });
 
