@@ -88,8 +88,20 @@ beforeAll(async () => {
   expect(subscriber.statusCode).toBe(201);
   await addPerson(t, ADMIN, t.credentials.organizationId, 'admin');
   await addPerson(t, MEMBER, t.credentials.organizationId, 'member');
-  tokens.admin = (await signIn(t, ADMIN, () => {})).token;
-  tokens.member = (await signIn(t, MEMBER, () => {})).token;
+  // Each in the environment the API key opens (a sign-in lands in the organization's first).
+  for (const [role, person] of [
+    ['admin', ADMIN],
+    ['member', MEMBER],
+  ] as const) {
+    const signedIn = await signIn(t, person, () => {});
+    const switched = await t.api(
+      'POST',
+      `/v1/auth/environments/${t.credentials.environmentId}/switch`,
+      { authorization: bearer(signedIn.token) },
+    );
+    expect(switched.statusCode, switched.body).toBe(200);
+    tokens[role] = switched.json().data.token as string;
+  }
   base = await listeningUrl(t);
 });
 afterAll(async () => {

@@ -33,7 +33,15 @@ beforeAll(async () => {
   t = await createSinoTestApp();
   url = await listeningUrl(t);
   await addPerson(t, PERSON, t.credentials.organizationId, 'member');
-  token = (await signIn(t, PERSON, () => {})).token;
+  // In the environment the API key opens (a sign-in lands in the organization's first).
+  const signedIn = await signIn(t, PERSON, () => {});
+  const switched = await t.api(
+    'POST',
+    `/v1/auth/environments/${t.credentials.environmentId}/switch`,
+    { authorization: bearer(signedIn.token) },
+  );
+  expect(switched.statusCode, switched.body).toBe(200);
+  token = switched.json().data.token as string;
   const workflow = await t.api('POST', '/v1/workflows', {
     body: {
       name: 'Aviso',

@@ -442,12 +442,14 @@ export function createDeliveryService(deps: {
         const next = routes[index + 1];
         if (next) {
           metrics.failover(channel, integration.providerId, next.integration.providerId);
-          await outcome('failover', integration);
-          await record({
-            detail: `Failing over to ${next.integration.name} (${next.integration.providerId})`,
-            status: 'Warning',
-            raw: { from: integration.providerId, to: next.integration.providerId, attempt },
-          });
+          await Promise.all([
+            outcome('failover', integration),
+            record({
+              detail: `Failing over to ${next.integration.name} (${next.integration.providerId})`,
+              status: 'Warning',
+              raw: { from: integration.providerId, to: next.integration.providerId, attempt },
+            }),
+          ]);
           continue;
         }
         // Every integration failed: queued for the next attempt, or failed for good.
