@@ -85,6 +85,21 @@ describe('the console socket', () => {
     expect(await consoleSocket(url, auth()).outcome).toBe('Unauthorized');
   });
 
+  it('refuses a valid console token in the query string (it would reach access logs)', async () => {
+    const socket = io(`${url}/console`, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      query: { token },
+    });
+    sockets.push(socket);
+    const outcome = await new Promise<string>((resolve) => {
+      socket.once('connect', () => resolve('connected'));
+      socket.once('connect_error', (error) => resolve(error.message));
+    });
+    expect(outcome).toBe('Unauthorized');
+  });
+
   it("refuses a subscriber's widget token (the widget's namespace is another)", async () => {
     await t.api('POST', '/v1/subscribers', { body: { subscriberId: 'widget-only' } });
     const widgetToken = await t.session('widget-only');

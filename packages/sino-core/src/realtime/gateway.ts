@@ -100,7 +100,9 @@ export function createSocketGateway(deps: {
   // of the environment it opens. The widget's namespace and its wire stay Novu's.
   const consoleSpace = io.of(CONSOLE_NAMESPACE);
   consoleSpace.use(async (socket, next) => {
-    const token = tokenOf(socket);
+    // `auth.token` only: a token in the query string would land in proxies' access logs.
+    const given = (socket.handshake.auth as { token?: unknown }).token;
+    const token = typeof given === 'string' ? given : undefined;
     let session;
     try {
       session = token && deps.consoleSessionOf ? await deps.consoleSessionOf(token) : undefined;
