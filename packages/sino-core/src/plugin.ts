@@ -49,6 +49,7 @@ import { organizationBrandingRoutes } from './modules/organizations/branding-rou
 import { environmentMessageRoutes } from './modules/messages/environment-routes.js';
 import { activityRoutes } from './modules/activity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
+import { previewRoutes } from './modules/previews/routes.js';
 import { providerWebhookRoutes, sandboxRoutes } from './delivery/routes.js';
 import { analyticsRoutes } from './modules/analytics/routes.js';
 import { createJobQueue } from './queue/factory.js';
@@ -113,6 +114,7 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(environmentMessageRoutes, ctx);
     await server.register(activityRoutes, ctx);
     await server.register(integrationRoutes, ctx);
+    await server.register(previewRoutes, ctx);
     await server.register(sandboxRoutes, ctx);
     await server.register(analyticsRoutes, ctx);
     await server.register(inboundParseRoutes, ctx);

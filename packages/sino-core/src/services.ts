@@ -36,6 +36,8 @@ import { createDeliveryService } from './delivery/service.js';
 import { retryScheduleOf } from './delivery/options.js';
 import { createWebhookReceiver } from './delivery/webhooks.js';
 import { createCallbackUrls } from './delivery/callbacks.js';
+import { createTestSends } from './delivery/test-sends.js';
+import { createPreviewService } from './modules/previews/service.js';
 import { createIntegrationCache } from './delivery/integration-cache.js';
 import { createSandboxRetention } from './delivery/sandbox-retention.js';
 import { createDeliveryStats } from './modules/analytics/recorder.js';
@@ -228,6 +230,7 @@ export function createSinoServices(
     secrets,
     providers: providers.checks,
     changed: () => caches.changed('integrations'),
+    webhookUrls: callbacks,
   });
   // Delivery analytics, per environment in the database (decision 055).
   const stats = createDeliveryStats({ repo: repositories.analytics, log });
@@ -247,6 +250,12 @@ export function createSinoServices(
     metrics,
     stats,
   });
+  const testSends = createTestSends({
+    integrations: integrationRepository,
+    directory: providers,
+    log,
+  });
+  const previews = createPreviewService({ looks: emailLooks });
   const sandboxRetention = createSandboxRetention({ repo: deliveries, scheduler: queue });
   const webhooks = createWebhookReceiver({
     integrations: integrationRepository,
@@ -298,6 +307,8 @@ export function createSinoServices(
     providers,
     webhooks,
     callbacks,
+    testSends,
+    previews,
     sandboxRetention,
     messageRetention,
     analytics,

@@ -481,6 +481,9 @@ describe('outbox da Locadora', () => {
     let entregues = 0;
     for (let i = 0; i < 3 && entregues < 6; i++) {
       const [ra, rb] = await Promise.all([a.entregarPendentes(), b.entregarPendentes()]);
+      // Each claims a batch at most (Sino refuses a bulk call of more than it allows).
+      for (const r of [ra, rb])
+        expect(r.entregues + r.adiados + r.descartados).toBeLessThanOrEqual(4);
       entregues += ra.entregues + rb.entregues;
     }
     expect(entregues).toBe(6);
@@ -490,6 +493,39 @@ describe('outbox da Locadora', () => {
       expect(linha.tentativas).toBe(1);
       expect(await mensagensDe(cliente.id, linha.id)).toHaveLength(1);
     }
+  });
+
+  it('um evento que o Sino recusa não segura nem descarta os outros do mesmo lote', async () => {
+    const cliente = await novoCliente({ nome: 'Lúcia Lote' });
+    const ids: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await reservar(cliente.token);
+      expect(r.statusCode, r.body).toBe(201);
+      ids.push(r.json<{ id_locacao: number }>().id_locacao);
+    }
+    // Between them, an event whose payload Sino refuses for the whole call (400): nested
+    // deeper than it stores.
+    let fundo: Record<string, unknown> = { fim: true };
+    for (let i = 0; i < 40; i++) fundo = { dentro: fundo };
+    const [ruim] = (
+      (await banco.db.execute(sql`
+        insert into locadora.outbox (fluxo, usuario_id, payload, criado_em)
+        values ('reserva-confirmada', ${cliente.id}, ${JSON.stringify(fundo)}::jsonb,
+          (select criado_em from locadora.outbox where payload->>'id' = ${String(ids[0])}
+             and fluxo = 'reserva-confirmada') + interval '1 millisecond')
+        returning id`)) as { rows: { id: string }[] }
+    ).rows;
+
+    const r = await entregadorLocal({ lote: 10, tentativasSeRecusado: 1 }).entregarPendentes();
+    expect(r).toMatchObject({ entregues: 2, descartados: 1 });
+    for (const id of ids) {
+      const linha = await eventoDaReserva(id);
+      expect(linha).toMatchObject({ tentativas: 1, ultimo_erro: null });
+      expect(await mensagensDe(cliente.id, linha.id)).toHaveLength(1);
+    }
+    const [recusado] = await linhasDoOutbox(sql`id = ${ruim!.id}`);
+    expect(recusado!.entregue_em).toBeNull();
+    expect(recusado!.ultimo_erro).toMatch(/^Sino respondeu 400/);
   });
 
   it('o commit de uma reserva acorda o entregador na hora, sem esperar a próxima consulta', async () => {

@@ -380,6 +380,14 @@ export function criarEntregadorDoOutbox(opcoes: OpcoesDoEntregador) {
       } else {
         // The whole call refused. Sino down or overloaded: those pass.
         const passageiro = recusaPassageira(status);
+        if (!passageiro && comQuem.length > 1) {
+          // A call refused as a whole for what it carries (400) may be one event's doing: each
+          // goes again on its own, so that one event Sino cannot take neither holds back nor
+          // sets aside the others of its batch.
+          for (const evento of comQuem)
+            for (const [id, resultado] of await disparar([evento])) resultados.set(id, resultado);
+          return resultados;
+        }
         const motivo = `Sino respondeu ${status} ${JSON.stringify(resposta.error ?? '')}`
           .slice(0, 500)
           .trim();

@@ -56,8 +56,21 @@ export async function garantirVersionados<D, E>(
   return resultados;
 }
 
+/**
+ * Sino's Production environment changes only by promotion (decision 052): what a Production key
+ * is told when Locadora's definitions differ from the ones promoted there.
+ */
+const SO_POR_PROMOCAO =
+  '. O ambiente de produção do Sino só muda por promoção: inicie a Locadora uma vez com a chave ' +
+  'de API do ambiente de desenvolvimento (SINO_API_KEY), promova as mudanças pendentes no Sino ' +
+  '(POST /v1/changes/bulk/apply) e volte à chave de produção';
+
 /** The error to raise when Sino refuses: what was attempted, the status and Sino's message. */
 export function recusa(acao: string, resultado: { response: Response; error?: unknown }): Error {
   const detalhe = resultado.error === undefined ? '' : ` ${JSON.stringify(resultado.error)}`;
-  return new Error(`Sino não deixou ${acao}: ${resultado.response.status}${detalhe}`);
+  const producao =
+    resultado.response.status === 401 && /only allowed in Development environment/.test(detalhe);
+  return new Error(
+    `Sino não deixou ${acao}: ${resultado.response.status}${detalhe}${producao ? SO_POR_PROMOCAO : ''}`,
+  );
 }

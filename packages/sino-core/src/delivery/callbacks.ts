@@ -62,16 +62,15 @@ export function createCallbackUrls(options: {
       if (!base) return undefined;
       const expiry = Math.ceil((now() + CALLBACK_LIFETIME_MS) / 1000).toString(36);
       const token = `${messageId}.${expiry}.${macOf(scope, messageId, expiry).toString('base64url')}`;
-      const path = [
-        'organizations',
-        scope.organizationId,
-        'environments',
-        scope.environmentId,
-        scope.channel,
-        scope.providerId,
-        token,
-      ].map(encodeURIComponent);
-      return `${base}/v1/webhooks/${path.join('/')}`;
+      return webhookUrl(base, scope, token);
+    },
+
+    /**
+     * The webhook URL an integration's provider is given once, in its own console (Novu's
+     * path); none without a public URL.
+     */
+    sharedUrlFor(scope: CallbackScope): string | undefined {
+      return base ? webhookUrl(base, scope) : undefined;
     },
 
     /** The message a callback token of this scope names, while it is read; undefined otherwise. */
@@ -103,3 +102,17 @@ export function createCallbackUrls(options: {
 }
 
 export type CallbackUrls = ReturnType<typeof createCallbackUrls>;
+
+/** Novu's webhook path under `base`, and a message's callback token after it when given. */
+function webhookUrl(base: string, scope: CallbackScope, token?: string): string {
+  const path = [
+    'organizations',
+    scope.organizationId,
+    'environments',
+    scope.environmentId,
+    scope.channel,
+    scope.providerId,
+    ...(token === undefined ? [] : [token]),
+  ].map(encodeURIComponent);
+  return `${base}/v1/webhooks/${path.join('/')}`;
+}

@@ -8,7 +8,7 @@ import {
 } from '@sino/providers';
 import type { Channel } from '@sino/shared';
 import type { Integration } from '../modules/integrations/repository.js';
-import type { ProviderChecks } from '../modules/integrations/service.js';
+import type { ProviderChecks, WebhookScheme } from '../modules/integrations/service.js';
 import { openCredentials, type CredentialValues } from '../modules/integrations/credentials.js';
 import type { SecretBox } from '../secret-box.js';
 import type { ErrorLog } from '../errors.js';
@@ -85,6 +85,18 @@ export function createProviderDirectory(deps: {
     return adapterDefinition(channel, providerId)?.create(contextOf(providerId, credentials));
   }
 
+  /**
+   * How Sino reads the provider's delivery webhooks, signature checked either way: at one URL
+   * per integration, at the URL it gives with each message (signatures that leave the body
+   * out), or not at all.
+   */
+  function webhookScheme(channel: Channel, providerId: string): WebhookScheme | undefined {
+    if (channel === 'in_app' || isSandboxProvider(providerId)) return undefined;
+    const adapter = adapterDefinition(channel, providerId)?.create(contextOf(providerId, {}));
+    if (typeof adapter?.parseWebhook !== 'function') return undefined;
+    return adapter.webhookNonce ? 'per-message' : 'shared';
+  }
+
   const close = (adapter: ProviderAdapter) => void adapter.close?.().catch(() => undefined);
 
   return {
@@ -136,11 +148,8 @@ export function createProviderDirectory(deps: {
           await adapter.close?.();
         }
       },
-      readsWebhooks: (channel, providerId) => {
-        if (channel === 'in_app' || isSandboxProvider(providerId)) return false;
-        const adapter = adapterDefinition(channel, providerId)?.create(contextOf(providerId, {}));
-        return typeof adapter?.parseWebhook === 'function';
-      },
+      readsWebhooks: (channel, providerId) => webhookScheme(channel, providerId) !== undefined,
+      webhookScheme,
     } satisfies ProviderChecks,
 
     async close(): Promise<void> {

@@ -11,7 +11,7 @@ import { EXECUTION_CODES, type Channel } from '@sino/shared';
 import type { DeliveryOutcome, DeliveryPort, RenderedStep } from '../engine/ports.js';
 import { subscriberView } from '../engine/engine.js';
 import type { Integration, IntegrationRepository } from '../modules/integrations/repository.js';
-import type { CredentialValues } from '../modules/integrations/credentials.js';
+import { credentialText, type CredentialValues } from '../modules/integrations/credentials.js';
 import type { IntegrationCache } from './integration-cache.js';
 import type { Subscriber } from '../modules/subscribers/repository.js';
 import type { ErrorLog } from '../errors.js';
@@ -158,10 +158,7 @@ export function createDeliveryService(deps: {
   ): Promise<MessageOf[DeliveryChannel]> {
     const { rendered, subscriber, overrides } = input;
     const { providerId } = route.integration;
-    const text = (key: string) =>
-      typeof credentials[key] === 'string' && credentials[key] !== ''
-        ? (credentials[key] as string)
-        : undefined;
+    const text = (key: string) => credentialText(credentials, key);
     switch (channel) {
       case 'email': {
         const sandbox = isSandboxProvider(providerId);

@@ -47,6 +47,14 @@ export function personOnly(request: FastifyRequest) {
   return actor;
 }
 
+/**
+ * `personOnly` as a route's `preValidation` hook: a key is answered before its body is read,
+ * as Novu's guards run before its validation.
+ */
+export async function personGuard(request: FastifyRequest): Promise<void> {
+  personOnly(request);
+}
+
 /** Sets the refresh cookie of a session just opened (password, invitation, GitHub or Google). */
 export function setRefresh(request: FastifyRequest, reply: FastifyReply, value: string) {
   reply.setCookie(REFRESH_COOKIE, value, {

@@ -17,6 +17,7 @@ export type AuditAction =
   | 'integration.created'
   | 'integration.credentials_changed'
   | 'integration.deleted'
+  | 'integration.test_sent'
   | 'member.role_changed'
   | 'member.removed'
   | 'member.invited'

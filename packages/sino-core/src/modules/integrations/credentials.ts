@@ -3,6 +3,12 @@ import type { SecretBox } from '../../secret-box.js';
 
 export type CredentialValues = Record<string, unknown>;
 
+/** A credential's text (a sender, a name), or undefined when absent or empty. */
+export const credentialText = (credentials: CredentialValues, key: string): string | undefined =>
+  typeof credentials[key] === 'string' && credentials[key] !== ''
+    ? (credentials[key] as string)
+    : undefined;
+
 /** A field whose value is a secret: typed password or text (keys, tokens, private keys), or a URL that carries a token. */
 const isSecret = (field: CredentialField | undefined) =>
   !field || field.type === 'password' || field.type === 'text' || field.key === 'webhookUrl';

@@ -5,6 +5,7 @@ import { CHANNELS } from '@sino/shared';
 import { providerById } from '@sino/providers';
 import type { SinoContext } from '../../context.js';
 import { actorOf } from '../audit/service.js';
+import { personGuard, personOnly } from '../accounts/session-answers.js';
 import { serverErrors, text } from '../subscribers/schemas.js';
 import { isUnopenable } from '../../secret-box.js';
 import { maskCredentials } from './credentials.js';
@@ -67,11 +68,39 @@ const integrationWire = z.object({
    * the list still answers, so whoever fixes it sees it and can enter the values again.
    */
   credentialsError: z.string().optional(),
+  /**
+   * Beyond Novu: the absolute URL the provider must post delivery statuses to (under
+   * `SINO_PUBLIC_URL`); null when Sino reads none of the provider's, gives its URL with each
+   * message itself (Plivo), or knows no public URL.
+   */
+  webhookUrl: z.string().nullable(),
+  /** Beyond Novu: `verified` when Sino checks the provider's webhook signatures. */
+  webhookSigning: z.enum(['verified', 'unsupported']),
 });
 
 const activeWire = integrationWire.extend({ selected: z.boolean() });
 
 const idParams = z.object({ integrationId: z.string() });
+
+/** A number in E.164 (`+` and 8 to 15 digits), as SMS providers take it. */
+const phoneNumber = z
+  .string()
+  .trim()
+  .regex(/^\+[1-9][0-9]{7,14}$/, 'to must be a phone number in E.164 form, e.g. +5511999990000');
+
+/** A test send's outcome: the provider's answer, or its refusal with nothing secret. */
+export const testOutcomeWire = z.object({
+  channel: z.string(),
+  providerId: z.string(),
+  ok: z.boolean(),
+  providerMessageId: z.string().nullable().optional(),
+  /** The provider's HTTP status or SMTP reply code, when it answered. */
+  status: z.number().int().nullable(),
+  /** A failure's class: `recipient`, `retryable` or `permanent`. */
+  kind: z.string().optional(),
+  /** A failure in the provider's words, credentials taken out. */
+  message: z.string().optional(),
+});
 const scopeOf = (request: FastifyRequest): EnvironmentScope => request.environment!;
 
 /** Integrations of the server API (`/v1/integrations`), as Novu 0.24 answers them. */
@@ -87,6 +116,7 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
       | 'integration.created'
       | 'integration.credentials_changed'
       | 'integration.deleted'
+      | 'integration.test_sent'
       | 'environment.subscriber_hash_changed',
     integration: { id: string; providerId?: string },
     details: Record<string, string> = {},
@@ -140,6 +170,7 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
     conditions: [],
     createdAt: i.createdAt.toISOString(),
     updatedAt: i.updatedAt.toISOString(),
+    ...service.webhookOf(i),
   });
 
   r.get(
@@ -286,6 +317,39 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
     async (request) => ({
       data: await service.check(scopeOf(request), request.params.integrationId),
     }),
+  );
+
+  r.post(
+    '/integrations/:integrationId/test',
+    {
+      // Before the body is read, as Novu's guards run before its validation: 401, 403, then 400.
+      preValidation: [personGuard, ctx.guards.admin],
+      schema: {
+        tags,
+        summary:
+          "Sends a fixed test message through it, active or not: an email to the signed-in person, an SMS to `to`; answers the provider's outcome (beyond Novu)",
+        params: idParams,
+        // No body at all for an email (Fastify gives null).
+        body: z.object({ to: phoneNumber.optional() }).strict().nullish(),
+        response: { 200: z.object({ data: testOutcomeWire }), ...serverErrors(403, 404) },
+      },
+    },
+    async (request) => {
+      // The person's own address: a test email never goes to an address typed in.
+      const person = await ctx.services.accounts.userOf(personOnly(request).userId);
+      const { integration, outcome } = await ctx.services.testSends.integration(
+        request.environment!.id,
+        request.params.integrationId,
+        { email: person.email, phone: request.body?.to },
+      );
+      await recordAudit(request, 'integration.test_sent', integration, {
+        channel: integration.channel,
+        outcome: outcome.ok ? 'sent' : 'failed',
+      });
+      return {
+        data: { channel: integration.channel, providerId: integration.providerId, ...outcome },
+      };
+    },
   );
 
   r.delete(

@@ -4,6 +4,7 @@ import { missingCredentials, providerById, type ProviderEntry } from '@sino/prov
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { isUnopenable, type SecretBox } from '../../secret-box.js';
 import type { Scope } from '../subscribers/service.js';
+import type { CallbackUrls } from '../../delivery/callbacks.js';
 
 /** The environment an integration call acts in, with its name (Production has rules of its own). */
 export type EnvironmentScope = Scope & { name: string };
@@ -30,6 +31,22 @@ export interface ProviderChecks {
   ): Promise<{ ok: boolean; message: string } | undefined>;
   /** Whether Sino reads the provider's delivery webhooks. */
   readsWebhooks(channel: Channel, providerId: string): boolean;
+  /** Where Sino reads them (undefined: it does not). */
+  webhookScheme(channel: Channel, providerId: string): WebhookScheme | undefined;
+}
+
+/**
+ * `shared`: at one URL per integration, set in the provider's console; `per-message`: at the
+ * URL Sino gives with each message (Plivo's signatures leave the body out, decision 025).
+ */
+export type WebhookScheme = 'shared' | 'per-message';
+
+/** An integration's webhook, as the console shows it (beyond Novu). */
+export interface IntegrationWebhook {
+  /** The absolute URL to give the provider; null when there is none to give, or no public URL. */
+  webhookUrl: string | null;
+  /** `verified` when Sino checks the provider's signature on its webhooks. */
+  webhookSigning: 'verified' | 'unsupported';
 }
 
 /** The sandbox providers: they never count as a channel's "real" integration (Novu's rule). */
@@ -65,6 +82,8 @@ export function createIntegrationService(deps: {
   providers: ProviderChecks;
   /** Called after every write: deliveries keep the active integrations (on every node). */
   changed?: () => Promise<void>;
+  /** The webhook URL of an integration (under `SINO_PUBLIC_URL`). */
+  webhookUrls?: Pick<CallbackUrls, 'sharedUrlFor'> | undefined;
 }) {
   const stored = deps.integrations;
   // Every write goes through here, so the delivery side's cache is cleared after each.
@@ -261,6 +280,21 @@ export function createIntegrationService(deps: {
       (['email', 'sms', 'chat', 'push'] as const).some((c) =>
         deps.providers.readsWebhooks(c, providerId),
       ),
+
+    /** Where the provider posts the integration's delivery statuses, and whether signed. */
+    webhookOf(integration: Integration): IntegrationWebhook {
+      const scheme = deps.providers.webhookScheme(integration.channel, integration.providerId);
+      const url =
+        scheme === 'shared'
+          ? deps.webhookUrls?.sharedUrlFor({
+              organizationId: integration.organizationId,
+              environmentId: integration.environmentId,
+              channel: integration.channel,
+              providerId: integration.providerId,
+            })
+          : undefined;
+      return { webhookUrl: url ?? null, webhookSigning: scheme ? 'verified' : 'unsupported' };
+    },
 
     /** The stored credentials, decrypted: for the delivery side only, never for an answer. */
     credentialsOf: (integration: Integration) => openCredentials(deps.secrets, integration),

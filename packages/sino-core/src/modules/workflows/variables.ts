@@ -6,7 +6,14 @@ export interface TriggerVariable {
 }
 
 // Roots the engine fills itself: not something the trigger's payload has to carry.
-const RESERVED_ROOTS = new Set(['subscriber', 'step', 'branding', 'tenant', 'actor', 'this']);
+const RESERVED_ROOTS: ReadonlySet<string> = new Set([
+  'subscriber',
+  'step',
+  'branding',
+  'tenant',
+  'actor',
+  'this',
+]);
 
 type Node = { type: string } & Record<string, unknown>;
 type Path = { type: 'PathExpression'; original: string; data: boolean; depth: number };
@@ -20,13 +27,17 @@ const isPath = (n: unknown): n is Path =>
  * conditions as booleans. Content that does not parse contributes nothing (the engine reports
  * its syntax error when it renders it).
  */
-export function triggerVariables(texts: readonly string[]): TriggerVariable[] {
+export function triggerVariables(
+  texts: readonly string[],
+  /** Roots left out; a preview lists `subscriber.*` and the like too (only `this` left out). */
+  reserved: ReadonlySet<string> = RESERVED_ROOTS,
+): TriggerVariable[] {
   const found = new Map<string, TriggerVariable['type']>();
   const note = (node: unknown, type: TriggerVariable['type'] = 'String') => {
     if (!isPath(node) || node.data || node.depth > 0) return;
     const name = node.original.replace(/^\.\//, '');
     const root = name.split(/[.[]/)[0] ?? '';
-    if (!root || RESERVED_ROOTS.has(root)) return;
+    if (!root || reserved.has(root)) return;
     // A list or a condition says more about the variable than a plain read.
     if (!found.has(name) || type !== 'String') found.set(name, type);
   };
@@ -53,8 +64,10 @@ export function triggerVariables(texts: readonly string[]): TriggerVariable[] {
       const helper = isPath(s.path) ? s.path.original : '';
       const [first] = (s.params as unknown[]) ?? [];
       if (helper === 'each' || helper === 'with') {
-        // Inside, paths are relative to each item: only the list itself is the payload's.
-        note(first, helper === 'each' ? 'Array' : 'String');
+        // Inside, paths are relative to each item: only the list itself is the payload's (or
+        // what a helper makes it from: `{{#each (sortBy items 'n')}}`).
+        if (isPath(first)) note(first, helper === 'each' ? 'Array' : 'String');
+        else expression(first);
         program(s.inverse);
         return;
       }
