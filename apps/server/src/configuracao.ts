@@ -42,6 +42,7 @@ const urlDeProvedor = () =>
 
 /** A century: longer is "forever", which is what leaving it unset says. */
 const RETENCAO_MAXIMA_DIAS = 36_500;
+const RETENCAO_DE_ANALISES_INVALIDA = `must be a whole number of days from 1 to ${RETENCAO_MAXIMA_DIAS}; leave it unset to keep 90 days`;
 const RETENCAO_INVALIDA = `must be a whole number of days from 1 to ${RETENCAO_MAXIMA_DIAS}; leave it unset to keep messages forever`;
 /** The longest SHUTDOWN_GRACE_MS: beyond a few minutes a stop is a hang, not a grace. */
 const GRACA_MAXIMA_MS = 600_000;
@@ -162,6 +163,21 @@ export const esquemaDeConfiguracao = z.object({
    * Days Sino keeps a notification's messages, execution details and jobs once its steps are
    * done; unset keeps them forever (Novu's behaviour). Trimmed hourly, in small batches.
    */
+  /**
+   * Days Sino keeps its delivery analytics (hourly counters per provider, decision 055); 90
+   * when unset. Trimmed hourly.
+   */
+  SINO_ANALYTICS_RETENTION_DAYS: z
+    .string()
+    .regex(/^\s*\d{1,9}\s*$/, { error: RETENCAO_DE_ANALISES_INVALIDA })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(1, { error: RETENCAO_DE_ANALISES_INVALIDA })
+        .max(RETENCAO_MAXIMA_DIAS, { error: RETENCAO_DE_ANALISES_INVALIDA }),
+    )
+    .optional(),
   SINO_MESSAGE_RETENTION_DAYS: z
     .string()
     .regex(/^\s*\d{1,9}\s*$/, { error: RETENCAO_INVALIDA })

@@ -6,6 +6,164 @@
 // Regenerate with `npm run sino:client`.
 
 export interface paths {
+    "/v1/analytics/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sent, delivered, failed and bounced messages, failovers, retries and delivery times */
+        get: {
+            parameters: {
+                query: {
+                    from: string;
+                    to: string;
+                    granularity?: "hour" | "day";
+                    channel?: "in_app" | "email" | "sms" | "chat" | "push";
+                    providerId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                from: string;
+                                /** @enum {string} */
+                                granularity: "hour" | "day";
+                                providers: {
+                                    bounced: number;
+                                    /** @enum {string} */
+                                    channel: "in_app" | "email" | "sms" | "chat" | "push";
+                                    delivered: number;
+                                    failed: number;
+                                    failovers: number;
+                                    p50Ms: number | null;
+                                    p99Ms: number | null;
+                                    providerId: string;
+                                    retries: number;
+                                    sent: number;
+                                }[];
+                                series: {
+                                    at: string;
+                                    bounced: number;
+                                    delivered: number;
+                                    failed: number;
+                                    failovers: number;
+                                    p50Ms: number | null;
+                                    p99Ms: number | null;
+                                    retries: number;
+                                    sent: number;
+                                }[];
+                                to: string;
+                                totals: {
+                                    bounced: number;
+                                    delivered: number;
+                                    failed: number;
+                                    failovers: number;
+                                    p50Ms: number | null;
+                                    p99Ms: number | null;
+                                    retries: number;
+                                    sent: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit-logs": {
         parameters: {
             query?: never;

@@ -49,6 +49,8 @@ export interface SinoOptions {
    * done; kept forever when absent (Novu's behaviour). Purged hourly by a queue task.
    */
   messageRetentionDays?: number | undefined;
+  /** Days delivery analytics are kept (SINO_ANALYTICS_RETENTION_DAYS); 90 when absent. */
+  analyticsRetentionDays?: number | undefined;
   /**
    * Milliseconds the API keys a regeneration replaces keep working; 0 (Novu's behaviour) when
    * absent.

@@ -14,7 +14,11 @@ import { subscriberRoutes } from './modules/subscribers/routes.js';
 import { topicRoutes } from './modules/topics/routes.js';
 import { tenantRoutes } from './modules/tenants/routes.js';
 import { widgetSessionRoutes } from './modules/widget/routes.js';
-import { createSocketGateway, type CountsOnConnect } from './realtime/gateway.js';
+import {
+  createSocketGateway,
+  type ConsoleSessionOf,
+  type CountsOnConnect,
+} from './realtime/gateway.js';
 import { createRealtimeEmitter } from './realtime/emitter.js';
 import { createWidgetTokens } from './modules/widget/tokens.js';
 import { createRepositories } from './repositories.js';
@@ -47,6 +51,7 @@ import { activityRoutes } from './modules/activity/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
 import { previewRoutes } from './modules/previews/routes.js';
 import { providerWebhookRoutes, sandboxRoutes } from './delivery/routes.js';
+import { analyticsRoutes } from './modules/analytics/routes.js';
 import { createJobQueue } from './queue/factory.js';
 import type { SinoTask } from './tasks.js';
 import { noMetrics } from './observability/metrics.js';
@@ -111,6 +116,7 @@ const api: FastifyPluginAsync<SinoContext> = async (app, options) => {
     await server.register(integrationRoutes, ctx);
     await server.register(previewRoutes, ctx);
     await server.register(sandboxRoutes, ctx);
+    await server.register(analyticsRoutes, ctx);
     await server.register(inboundParseRoutes, ctx);
     await server.register(consolePersonRoutes, ctx);
     await server.register(peopleRoutes, ctx);
@@ -187,6 +193,7 @@ export const sinoCore = fp<SinoOptions>(
     // The services are built after the gateway, which they publish through; no socket connects
     // before the server listens.
     let countsOf: CountsOnConnect = () => Promise.reject(new Error('Sino is not ready'));
+    let consoleSessionOf: ConsoleSessionOf = () => Promise.reject(new Error('Sino is not ready'));
     const redis = {
       log: app.log,
       redisUrl: options.redisUrl,
@@ -205,6 +212,7 @@ export const sinoCore = fp<SinoOptions>(
             }),
             subscribers: repositories.subscribers,
             countsOf: (scope) => countsOf(scope),
+            consoleSessionOf: (token) => consoleSessionOf(token),
           });
     // Widgets go to other nodes first; events of the requests and queue tasks that finish
     // meanwhile still reach them there (the fan-out closes last).
@@ -238,6 +246,10 @@ export const sinoCore = fp<SinoOptions>(
     );
     const services = createSinoServices(options, repositories, gateway, queue, app.log);
     countsOf = (scope) => services.messages.socketCounts(scope);
+    consoleSessionOf = async (token) => {
+      const context = await services.accounts.contextOf(token);
+      return context && { environmentId: context.environment.id };
+    };
     // Before the first request: a change another node makes from now on is heard.
     await services.caches.start();
     app.addHook('onClose', () => services.caches.stop());
@@ -256,6 +268,10 @@ export const sinoCore = fp<SinoOptions>(
             await services.sandboxRetention.run(data);
             return;
           }
+          if (data.kind === 'purge-analytics') {
+            await services.analyticsRetention.run(data);
+            return;
+          }
           if (data.kind === 'purge-messages') {
             const purged = await services.messageRetention.run(data);
             if (purged.notifications > 0)
@@ -270,6 +286,7 @@ export const sinoCore = fp<SinoOptions>(
       );
       await services.sandboxRetention.start();
       await services.messageRetention.start();
+      await services.analyticsRetention.start();
       // Integrations the egress rule refuses are told once the server is up, without holding
       // the start back (names may take a while to resolve).
       app.addHook('onReady', async () => {

@@ -10,6 +10,7 @@ import { createMessageRepository } from './modules/messages/repository.js';
 import { createNotificationGroupRepository } from './modules/notification-groups/repository.js';
 import { createLayoutRepository } from './modules/layouts/repository.js';
 import { createOrganizationRepository } from './modules/organizations/repository.js';
+import { createAnalyticsRepository } from './modules/analytics/repository.js';
 import { createRetentionRepository } from './modules/messages/retention-repository.js';
 import { createPreferenceRepository } from './modules/preferences/repository.js';
 import { createErasureRepository } from './modules/subscribers/erasure-repository.js';
@@ -51,6 +52,7 @@ export function createRepositories(db: Database, secrets: RepositorySecrets) {
     /** The tombstones' keys, read on first use (`load()` reads them at start). */
     tombstones,
     accounts: createAccountRepository(db),
+    analytics: createAnalyticsRepository(db),
     people: createPeopleRepository(db),
     activity: createActivityRepository(db),
     audit: createAuditRepository(db),

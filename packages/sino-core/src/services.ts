@@ -40,6 +40,9 @@ import { createTestSends } from './delivery/test-sends.js';
 import { createPreviewService } from './modules/previews/service.js';
 import { createIntegrationCache } from './delivery/integration-cache.js';
 import { createSandboxRetention } from './delivery/sandbox-retention.js';
+import { createDeliveryStats } from './modules/analytics/recorder.js';
+import { createAnalyticsRetention } from './modules/analytics/retention.js';
+import { createAnalyticsService } from './modules/analytics/service.js';
 import { createCacheInvalidation } from './cache-invalidation.js';
 import { reportRefusedDestinations } from './delivery/destination-report.js';
 import { noMetrics } from './observability/metrics.js';
@@ -229,6 +232,14 @@ export function createSinoServices(
     changed: () => caches.changed('integrations'),
     webhookUrls: callbacks,
   });
+  // Delivery analytics, per environment in the database (decision 055).
+  const stats = createDeliveryStats({ repo: repositories.analytics, log });
+  const analytics = createAnalyticsService({ repo: repositories.analytics });
+  const analyticsRetention = createAnalyticsRetention({
+    repo: repositories.analytics,
+    scheduler: queue,
+    days: options.analyticsRetentionDays,
+  });
   const delivery = createDeliveryService({
     integrations: integrationRepository,
     repo: deliveries,
@@ -237,6 +248,7 @@ export function createSinoServices(
     callbacks,
     log,
     metrics,
+    stats,
   });
   const testSends = createTestSends({
     integrations: integrationRepository,
@@ -250,6 +262,8 @@ export function createSinoServices(
     repo: deliveries,
     directory: providers,
     callbacks,
+    stats,
+    console: realtime.console,
   });
   const { engine, events } = createWorkflowEngine({
     repositories,
@@ -265,6 +279,8 @@ export function createSinoServices(
     egress: new EgressPolicy({ allowedNetworks: options.delivery?.allowedNetworks }),
     log,
     metrics,
+    stats,
+    console: realtime.console,
   });
   const activity = createActivityService({
     repo: repositories.activity,
@@ -295,6 +311,8 @@ export function createSinoServices(
     previews,
     sandboxRetention,
     messageRetention,
+    analytics,
+    analyticsRetention,
     engine,
     events,
     secrets,

@@ -64,6 +64,7 @@ export const sinoDaInstalacao = fp<OpcoesDoSino>(
       workerConcurrency: config.SINO_WORKER_CONCURRENCY,
       shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
       messageRetentionDays: config.SINO_MESSAGE_RETENTION_DAYS,
+      analyticsRetentionDays: config.SINO_ANALYTICS_RETENTION_DAYS,
       apiKeyGraceMs: config.SINO_API_KEY_GRACE_HOURS * 60 * 60 * 1000,
       ...(metricas && { metrics: metricas }),
       widgetTokenSecret: segredos.widget,

@@ -185,6 +185,18 @@ describe('configuration', () => {
     }
   });
 
+  it('keeps delivery analytics 90 days unless another whole number of days is given', () => {
+    expect(lerConfiguracao({}).SINO_ANALYTICS_RETENTION_DAYS).toBeUndefined();
+    expect(
+      lerConfiguracao({ SINO_ANALYTICS_RETENTION_DAYS: '30' }).SINO_ANALYTICS_RETENTION_DAYS,
+    ).toBe(30);
+    for (const invalido of ['0', '30d', '7.5', '36501']) {
+      expect(() => lerConfiguracao({ SINO_ANALYTICS_RETENTION_DAYS: invalido }), invalido).toThrow(
+        'SINO_ANALYTICS_RETENTION_DAYS: must be a whole number of days from 1 to 36500; leave it unset to keep 90 days',
+      );
+    }
+  });
+
   it("reads Sino's platform mail and sign-up; a wrong mail URL is refused without quoting it", () => {
     expect(lerConfiguracao({})).toMatchObject({ SINO_SIGNUP: 'invitation' });
     expect(lerConfiguracao({}).SINO_MAIL_URL).toBeUndefined();

@@ -1117,3 +1117,37 @@ export const changes = sino.table(
     index('changes_entity').on(t.entityType, t.entityId, t.appliedAt),
   ],
 );
+
+/**
+ * Delivery analytics (decision 055): per environment, hour, channel and provider, counters
+ * that outcomes add to (`sent = sent + excluded.sent`), so any number of nodes write them
+ * without reading first. `latency` is a histogram of the time from a notification's creation
+ * to its delivery, in the fixed buckets of `modules/analytics/histogram.ts`, summed element by
+ * element. Rows older than the retention are dropped by an hourly task.
+ */
+export const deliveryStats = sino.table(
+  'delivery_stats',
+  {
+    environmentId: ref('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    /** The start of the hour (UTC) the outcomes happened in. */
+    hour: at('hour').notNull(),
+    channel: text('channel').$type<Channel>().notNull(),
+    providerId: text('provider_id').notNull(),
+    sent: integer('sent').notNull().default(0),
+    delivered: integer('delivered').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    bounced: integer('bounced').notNull().default(0),
+    failovers: integer('failovers').notNull().default(0),
+    retries: integer('retries').notNull().default(0),
+    latency: integer('latency')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.environmentId, t.hour, t.channel, t.providerId] }),
+    index('delivery_stats_hour').on(t.hour),
+  ],
+);

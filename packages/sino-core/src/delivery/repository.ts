@@ -30,6 +30,13 @@ export interface DeliveryNews {
   reason?: string | undefined;
 }
 
+/** A message a webhook moved, and where to (what delivery analytics and the console hear). */
+export interface MovedMessage {
+  id: string;
+  channel: Channel;
+  state: DeliveryStatus;
+}
+
 /** Where a job's message stands after a delivery attempt. */
 export interface DeliveryAttempt {
   job: Job;
@@ -50,20 +57,26 @@ const NONCE_PURGE_EVERY_MS = 60_000;
 /** SQL of deliveries: the message of each email, SMS, chat and push step, and the sandbox's outbox. */
 export function createDeliveryRepository(db: Database) {
   let lastNoncePurge = 0;
-  /** Moves the message forward only (a late "sent" after "delivered" changes nothing). */
-  const moveForward = (
+  /**
+   * Moves the message forward only (a late "sent" after "delivered" changes nothing); answers
+   * the message when it moved.
+   */
+  const moveForward = async (
     executor: Pick<Database, 'update'>,
     where: ReturnType<typeof and>,
     event: DeliveryNews,
-  ) =>
-    executor
+  ): Promise<MovedMessage[]> => {
+    const moved = await executor
       .update(messages)
       .set({
         deliveryStatus: event.state,
         ...(event.reason && { deliveryError: event.reason }),
         updatedAt: sql`now()`,
       })
-      .where(and(where, inArray(messages.deliveryStatus, movableTo(event.state))));
+      .where(and(where, inArray(messages.deliveryStatus, movableTo(event.state))))
+      .returning({ id: messages.id, channel: messages.channel });
+    return moved.map((m) => ({ ...m, state: event.state }));
+  };
 
   return {
     /**
@@ -112,29 +125,29 @@ export function createDeliveryRepository(db: Database) {
 
     /**
      * A provider webhook's news of a message it accepted: moves it forward only. Answers
-     * whether a message of the environment had that provider id.
+     * undefined when no message of the environment had that provider id, else what moved.
      */
     async applyDeliveryEvent(
       environmentId: string,
       providerId: string,
       event: DeliveryNews,
-    ): Promise<boolean> {
+    ): Promise<MovedMessage[] | undefined> {
       const where = and(
         eq(messages.environmentId, environmentId),
         eq(messages.providerId, providerId),
         eq(messages.providerMessageId, event.providerMessageId),
       );
       const [found] = await db.select({ id: messages.id }).from(messages).where(where);
-      if (!found) return false;
-      await moveForward(db, where, event);
-      return true;
+      if (!found) return undefined;
+      return moveForward(db, where, event);
     },
 
     /**
      * A webhook that came to one message's own callback URL, in one transaction: its events
      * must name that message (`foreign` otherwise, nothing written), the signature's nonce is
      * taken (`replayed` when it was before: kept until `keepNonceUntil`, when the URL is no
-     * longer read), and the message moves forward. Answers how many events matched it.
+     * longer read), and the message moves forward. Answers how many events matched it, and
+     * each move.
      */
     async applyCallbackEvents(input: {
       environmentId: string;
@@ -143,7 +156,11 @@ export function createDeliveryRepository(db: Database) {
       nonce: string | undefined;
       keepNonceUntil: Date;
       events: DeliveryNews[];
-    }): Promise<{ kind: 'applied'; matched: number } | { kind: 'replayed' } | { kind: 'foreign' }> {
+    }): Promise<
+      | { kind: 'applied'; matched: number; moved: MovedMessage[] }
+      | { kind: 'replayed' }
+      | { kind: 'foreign' }
+    > {
       if (Date.now() - lastNoncePurge >= NONCE_PURGE_EVERY_MS) {
         lastNoncePurge = Date.now();
         await db.delete(webhookNonces).where(lt(webhookNonces.expiresAt, sql`now()`));
@@ -176,9 +193,10 @@ export function createDeliveryRepository(db: Database) {
             .returning({ nonce: webhookNonces.nonce });
           if (taken.length === 0) return { kind: 'replayed' as const };
         }
-        if (!known) return { kind: 'applied' as const, matched: 0 };
-        for (const event of input.events) await moveForward(tx, where, event);
-        return { kind: 'applied' as const, matched: input.events.length };
+        if (!known) return { kind: 'applied' as const, matched: 0, moved: [] };
+        const moved: MovedMessage[] = [];
+        for (const event of input.events) moved.push(...(await moveForward(tx, where, event)));
+        return { kind: 'applied' as const, matched: input.events.length, moved };
       });
     },
 

@@ -1,5 +1,5 @@
 import type { DeliveryRepository } from './repository.js';
-import { nextHourSlot } from '../hourly.js';
+import { queueNextHour, type HourlyScheduler } from '../hourly.js';
 
 /** How long the sandbox keeps what it "delivered": enough to look at, not a mail archive. */
 export const SANDBOX_RETENTION_DAYS = 7;
@@ -14,14 +14,6 @@ export interface PurgeSandboxTask {
   slot?: number;
 }
 
-/** The slice of the queue the retention uses. */
-interface Scheduler {
-  enqueue(
-    task: PurgeSandboxTask,
-    options: { delayMs?: number; dedupeKey?: string },
-  ): Promise<string>;
-}
-
 /**
  * Keeps the sandbox outbox to its last seven days: an hourly queue task deletes older rows and
  * queues the next one. The dedupe key names the hour, so however many nodes start, and however
@@ -29,18 +21,12 @@ interface Scheduler {
  */
 export function createSandboxRetention(deps: {
   repo: DeliveryRepository;
-  scheduler: Scheduler;
+  scheduler: HourlyScheduler<PurgeSandboxTask>;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
   // The hour after the task's own and after now (`nextHourSlot` says why both).
-  const scheduleNext = (after = 0) => {
-    const next = nextHourSlot(now(), after);
-    return deps.scheduler.enqueue(
-      { kind: 'purge-sandbox', slot: next },
-      { delayMs: Math.max(0, next - now()), dedupeKey: `purge-sandbox:${next}` },
-    );
-  };
+  const scheduleNext = (after = 0) => queueNextHour(deps.scheduler, 'purge-sandbox', now(), after);
   return {
     /** At start: makes sure the next trim is queued. */
     start: () => scheduleNext(),

@@ -23,6 +23,7 @@ import type { DeliveryAttempt, DeliveryRepository } from './repository.js';
 import { groupCommit } from '../batching.js';
 import { SANDBOX_SENDER, isSandboxProvider } from './sandbox.js';
 import { noMetrics, type SinoMetrics } from '../observability/metrics.js';
+import { noDeliveryStats, type DeliveryStats } from '../modules/analytics/recorder.js';
 import { SpanKind, SpanStatusCode, inSpan } from '../observability/tracing.js';
 import type { TriggerOverrides } from '../modules/events/overrides.js';
 import {
@@ -73,8 +74,11 @@ export function createDeliveryService(deps: {
   log: ErrorLog;
   /** Counts each provider's answers and each failover (none when absent). */
   metrics?: Pick<SinoMetrics, 'delivery' | 'failover'> | undefined;
+  /** The environment's delivery analytics (none when absent). */
+  stats?: DeliveryStats | undefined;
 }): DeliveryPort {
   const metrics = deps.metrics ?? noMetrics;
+  const stats = deps.stats ?? noDeliveryStats;
   /**
    * The integrations that can reach this subscriber, or why none can. A chat webhook URL or
    * push device tokens the trigger gave replace the subscriber's own, for the providers the
@@ -312,6 +316,14 @@ export function createDeliveryService(deps: {
         });
 
       const attempt = job.attempts + 1;
+      const outcome = (kind: 'sent' | 'failed' | 'failover' | 'retry', integration: Integration) =>
+        stats.count({
+          environmentId: job.environmentId,
+          channel,
+          providerId: integration.providerId,
+          kind,
+          ...(kind === 'sent' && { latencyMs: Date.now() - job.createdAt.getTime() }),
+        });
       let retryable = false;
       let retryAfterMs: number | undefined;
       for (const [index, route] of routes.entries()) {
@@ -380,10 +392,13 @@ export function createDeliveryService(deps: {
         const seconds = (performance.now() - started) / 1000;
         if (!(answer instanceof DeliveryError)) {
           metrics.delivery(channel, integration.providerId, { outcome: 'sent' }, seconds);
-          await save(integration, {
-            status: 'sent',
-            ...(answer.id && { providerMessageId: answer.id }),
-          });
+          await Promise.all([
+            save(integration, {
+              status: 'sent',
+              ...(answer.id && { providerMessageId: answer.id }),
+            }),
+            outcome('sent', integration),
+          ]);
           return {
             kind: 'sent',
             detail: {
@@ -410,7 +425,10 @@ export function createDeliveryService(deps: {
         });
         // The recipient's own problem: no other provider can do better, nor a retry.
         if (failure.kind === 'recipient') {
-          await save(integration, { status: 'failed', error: words });
+          await Promise.all([
+            save(integration, { status: 'failed', error: words }),
+            outcome('failed', integration),
+          ]);
           return { kind: 'failed', retryable: false };
         }
         if (failure.kind === 'retryable') {
@@ -421,16 +439,22 @@ export function createDeliveryService(deps: {
         const next = routes[index + 1];
         if (next) {
           metrics.failover(channel, integration.providerId, next.integration.providerId);
-          await record({
-            detail: `Failing over to ${next.integration.name} (${next.integration.providerId})`,
-            status: 'Warning',
-            raw: { from: integration.providerId, to: next.integration.providerId, attempt },
-          });
+          await Promise.all([
+            outcome('failover', integration),
+            record({
+              detail: `Failing over to ${next.integration.name} (${next.integration.providerId})`,
+              status: 'Warning',
+              raw: { from: integration.providerId, to: next.integration.providerId, attempt },
+            }),
+          ]);
           continue;
         }
         // Every integration failed: queued for the next attempt, or failed for good.
         const final = !retryable || lastAttempt;
-        await save(integration, { status: final ? 'failed' : 'queued', error: words });
+        await Promise.all([
+          save(integration, { status: final ? 'failed' : 'queued', error: words }),
+          outcome(final ? 'failed' : 'retry', integration),
+        ]);
       }
       return { kind: 'failed', retryable, retryAfterMs };
     },

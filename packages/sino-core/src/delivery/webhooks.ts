@@ -3,7 +3,9 @@ import { badRequest, notFound, unauthorized } from '../errors.js';
 import type { IntegrationRepository } from '../modules/integrations/repository.js';
 import type { CallbackUrls } from './callbacks.js';
 import type { ProviderDirectory } from './directory.js';
-import type { DeliveryRepository } from './repository.js';
+import type { DeliveryRepository, MovedMessage } from './repository.js';
+import { noDeliveryStats, type DeliveryStats } from '../modules/analytics/recorder.js';
+import type { ConsoleEvents } from '../realtime/port.js';
 
 /** Nonces outlive their callback URL by this much: nodes' clocks and the database's differ. */
 const NONCE_MARGIN_MS = 60 * 60 * 1000;
@@ -21,7 +23,28 @@ export function createWebhookReceiver(deps: {
   repo: DeliveryRepository;
   directory: ProviderDirectory;
   callbacks: CallbackUrls;
+  /** Delivered, bounced and failed messages are counted here (none when absent). */
+  stats?: DeliveryStats | undefined;
+  /** Signed-in people watching the environment hear each move (none when absent). */
+  console?: ConsoleEvents | undefined;
 }) {
+  const stats = deps.stats ?? noDeliveryStats;
+  /** What follows a webhook's moves: counted, and told to the console. */
+  const after = async (environmentId: string, providerId: string, moved: MovedMessage[]) => {
+    for (const m of moved)
+      deps.console?.emit(environmentId, 'message_status_changed', {
+        messageId: m.id,
+        channel: m.channel,
+        status: m.state,
+      });
+    const counted = moved.filter(
+      (m): m is MovedMessage & { state: 'delivered' | 'bounced' | 'failed' } =>
+        m.state === 'delivered' || m.state === 'bounced' || m.state === 'failed',
+    );
+    await stats.count(
+      ...counted.map((m) => ({ environmentId, channel: m.channel, providerId, kind: m.state })),
+    );
+  };
   return {
     async receive(
       target: {
@@ -82,13 +105,22 @@ export function createWebhookReceiver(deps: {
           throw unauthorized('This webhook signature was used before');
         if (outcome.kind === 'foreign')
           throw unauthorized("The webhook's events are not of the message its URL names");
+        await after(target.environmentId, target.providerId, outcome.moved);
         return { received: events.length, matched: outcome.matched };
       }
       let matched = 0;
+      const moved: MovedMessage[] = [];
       for (const event of events) {
-        if (await deps.repo.applyDeliveryEvent(target.environmentId, target.providerId, event))
-          matched++;
+        const found = await deps.repo.applyDeliveryEvent(
+          target.environmentId,
+          target.providerId,
+          event,
+        );
+        if (!found) continue;
+        matched++;
+        moved.push(...found);
       }
+      await after(target.environmentId, target.providerId, moved);
       return { received: events.length, matched };
     },
   };

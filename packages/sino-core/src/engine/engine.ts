@@ -37,6 +37,7 @@ import { nextTimedRun } from './schedule.js';
 import { withLayoutDefaults } from '../modules/layouts/for-email.js';
 import { IN_APP_PROVIDER, type SinoMetrics } from '../observability/metrics.js';
 import { inSpan } from '../observability/tracing.js';
+import type { DeliveryStats } from '../modules/analytics/recorder.js';
 
 export interface EngineDeps {
   repo: EngineRepository;
@@ -80,6 +81,8 @@ export interface EngineDeps {
   retries: RetrySchedule;
   /** Counts steps' outcomes, in-app messages and retries. */
   metrics: Pick<SinoMetrics, 'stepFinished' | 'delivery' | 'retryScheduled'>;
+  /** The environment's delivery analytics of in-app messages (the delivery service counts the rest). */
+  stats?: DeliveryStats | undefined;
   now(): Date;
   log: Log;
 }
@@ -404,6 +407,13 @@ export function createEngine(deps: EngineDeps) {
       throw error;
     }
     deps.metrics.delivery('in_app', IN_APP_PROVIDER, { outcome: 'sent' }, seconds());
+    await deps.stats?.count({
+      environmentId: input.job.environmentId,
+      channel: 'in_app',
+      providerId: IN_APP_PROVIDER,
+      kind: 'sent',
+      latencyMs: deps.now().getTime() - input.job.createdAt.getTime(),
+    });
   }
 
   async function runChannelStep(

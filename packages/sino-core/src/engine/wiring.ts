@@ -17,6 +17,9 @@ import type { EmailLooks } from '../modules/layouts/for-email.js';
 import { layoutOverride } from '../delivery/overrides.js';
 import type { DeliveryPort, EngineQueue, RetrySchedule } from './ports.js';
 import type { SinoMetrics } from '../observability/metrics.js';
+import type { DeliveryStats } from '../modules/analytics/recorder.js';
+import type { ConsoleEvents } from '../realtime/port.js';
+import type { EngineRepository, Job } from './repository.js';
 
 /**
  * Puts the engine together from Sino's parts: templates, filters, preferences, in-app
@@ -42,9 +45,13 @@ export function createWorkflowEngine(deps: {
   egress: EgressPolicy;
   log: Log;
   metrics: SinoMetrics;
+  /** Delivery analytics of in-app messages. */
+  stats?: DeliveryStats | undefined;
+  /** The console's live activity: notifications created, jobs' statuses. */
+  console?: ConsoleEvents | undefined;
   now?: () => Date;
 }) {
-  const stored = withSetStatements(deps.repositories.engine);
+  const stored = withConsoleEvents(withSetStatements(deps.repositories.engine), deps.console);
   const repo: typeof stored = {
     ...stored,
     workflowForTrigger: (environmentId, identifier) =>
@@ -123,6 +130,7 @@ export function createWorkflowEngine(deps: {
     delivery: deps.delivery,
     retries: deps.retries,
     metrics: deps.metrics,
+    stats: deps.stats,
     now,
     log: deps.log,
   });
@@ -135,4 +143,42 @@ export function createWorkflowEngine(deps: {
     metrics: deps.metrics,
   });
   return { engine, events };
+}
+
+/**
+ * The engine's repository telling the console what changed, after each write that did: a
+ * notification created, a job's status moved (ids and statuses only). Best effort, as the
+ * widget's events are: a console that reconnects reads the activity again.
+ */
+function withConsoleEvents(
+  repo: EngineRepository,
+  console: ConsoleEvents | undefined,
+): EngineRepository {
+  if (!console) return repo;
+  const moved = (job: Job | undefined) => {
+    if (job)
+      console.emit(job.environmentId, 'job_status_changed', {
+        jobId: job.id,
+        notificationId: job.notificationId,
+        type: job.type,
+        status: job.status,
+      });
+    return job;
+  };
+  return {
+    ...repo,
+    async createNotification(n, ...rest) {
+      const created = await repo.createNotification(n, ...rest);
+      const first = created?.jobs[0];
+      if (first)
+        console.emit(n.environmentId, 'notification_created', {
+          notificationId: first.notificationId,
+          transactionId: n.transactionId,
+          workflowId: n.workflowId,
+        });
+      return created;
+    },
+    transition: async (...args) => moved(await repo.transition(...args)),
+    finish: async (...args) => moved(await repo.finish(...args)),
+  };
 }

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { Log } from '../log.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, failFastOptions } from '../redis.js';
 import { fanOutKey } from './gateway.js';
-import type { RealtimePublisher } from './port.js';
+import { CONSOLE_NAMESPACE, consoleRoom, type RealtimePublisher } from './port.js';
 
 /**
  * Socket events from a process that holds no sockets (roles `api` and `worker`): published on
@@ -21,6 +21,7 @@ export function createRealtimeEmitter(deps: {
     return {
       emit() {},
       disconnect() {},
+      console: { emit() {} },
       closeSockets() {},
       close: async () => {},
       connections: () => 0,
@@ -48,6 +49,11 @@ export function createRealtimeEmitter(deps: {
     },
     disconnect(subscriberId) {
       emitter.in(subscriberId).disconnectSockets(true);
+    },
+    console: {
+      emit(environmentId, event, data) {
+        emitter.of(CONSOLE_NAMESPACE).to(consoleRoom(environmentId)).emit(event, data);
+      },
     },
     async close() {
       await publisher.quit().catch(() => undefined);

@@ -5,7 +5,12 @@ import type { Redis } from 'ioredis';
 import type { Log } from '../log.js';
 import type { SubscriberRepository } from '../modules/subscribers/repository.js';
 import type { WidgetTokens } from '../modules/widget/tokens.js';
-import type { RealtimeEvents, RealtimePublisher } from './port.js';
+import {
+  CONSOLE_NAMESPACE,
+  consoleRoom,
+  type RealtimeEvents,
+  type RealtimePublisher,
+} from './port.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, fanOutClients } from '../redis.js';
 import { isStoreUnavailable } from '../errors.js';
 
@@ -14,6 +19,14 @@ export type CountsOnConnect = (scope: {
   environmentId: string;
   subscriberId: string;
 }) => Promise<Pick<RealtimeEvents, 'unseen_count_changed' | 'unread_count_changed'>>;
+
+/**
+ * The environment a console access token opens: undefined when it is no console token, null
+ * when its session has ended.
+ */
+export type ConsoleSessionOf = (
+  token: string,
+) => Promise<{ environmentId: string } | null | undefined>;
 
 /**
  * The widget's socket (socket.io v4, path `/socket.io`): a subscriber token is checked on
@@ -36,6 +49,8 @@ export function createSocketGateway(deps: {
   redisPrefix?: string | undefined;
   redisCommandTimeoutMs?: number | undefined;
   countsOf?: CountsOnConnect | undefined;
+  /** Opens the console namespace to signed-in people; closed to everyone when absent. */
+  consoleSessionOf?: ConsoleSessionOf | undefined;
 }): RealtimePublisher & { closeSockets(): void; close(): Promise<void>; connections(): number } {
   let closing = false;
   const io = new Server(deps.server, {
@@ -79,6 +94,30 @@ export function createSocketGateway(deps: {
     socket.data.subscriberId = subscriber.id;
     socket.data.environmentId = subscriber.environmentId;
     next();
+  });
+
+  // The console's namespace: a person's access token, checked at connection, joins the room
+  // of the environment it opens. The widget's namespace and its wire stay Novu's.
+  const consoleSpace = io.of(CONSOLE_NAMESPACE);
+  consoleSpace.use(async (socket, next) => {
+    // `auth.token` only: a token in the query string would land in proxies' access logs.
+    const given = (socket.handshake.auth as { token?: unknown }).token;
+    const token = typeof given === 'string' ? given : undefined;
+    let session;
+    try {
+      session = token && deps.consoleSessionOf ? await deps.consoleSessionOf(token) : undefined;
+    } catch (err) {
+      const unavailable = isStoreUnavailable(err);
+      deps.log[unavailable ? 'warn' : 'error']({ err }, 'console socket connection refused');
+      return next(new Error(unavailable ? 'Service Unavailable' : 'Internal Server Error'));
+    }
+    if (!session) return next(new Error('Unauthorized'));
+    socket.data.environmentId = session.environmentId;
+    next();
+  });
+  consoleSpace.on('connection', (socket) => {
+    if (closing) return void socket.conn.close();
+    void socket.join(consoleRoom(socket.data.environmentId as string));
   });
 
   io.on('connection', (socket) => {
@@ -127,6 +166,11 @@ export function createSocketGateway(deps: {
       // Through the adapter: with Redis, the nodes holding the room's sockets close them too.
       io.in(subscriberId).disconnectSockets(true);
     },
+    console: {
+      emit(environmentId, event, data) {
+        consoleSpace.to(consoleRoom(environmentId)).emit(event, data);
+      },
+    },
     /**
      * The first step of a node's close: this node's sockets are closed at the transport
      * (engine.io), not disconnected. A Socket.IO disconnect ("io server disconnect") tells a
@@ -137,7 +181,8 @@ export function createSocketGateway(deps: {
      */
     closeSockets() {
       closing = true;
-      for (const socket of io.of('/').sockets.values()) socket.conn.close();
+      for (const space of [io.of('/'), consoleSpace])
+        for (const socket of space.sockets.values()) socket.conn.close();
     },
     /**
      * The last step: the fan-out's connections, once the requests and queue tasks that publish

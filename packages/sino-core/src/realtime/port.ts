@@ -6,6 +6,25 @@ export interface RealtimeEvents {
 }
 
 /**
+ * Events of the console's socket (namespace `/console`), sent to the signed-in people of one
+ * environment: ids and statuses only, never a payload or a subscriber's details.
+ */
+export interface ConsoleEventMap {
+  notification_created: { notificationId: string; transactionId: string; workflowId: string };
+  job_status_changed: { jobId: string; notificationId: string; type: string; status: string };
+  message_status_changed: { messageId: string; channel: string; status: string };
+}
+
+/** How the engine and the webhooks reach the console's sockets of an environment. */
+export interface ConsoleEvents {
+  emit<E extends keyof ConsoleEventMap>(
+    environmentId: string,
+    event: E,
+    data: ConsoleEventMap[E],
+  ): void;
+}
+
+/**
  * How services reach connected widgets, without knowing socket.io: the gateway implements it
  * (and, with several nodes, fans out through the Redis adapter).
  */
@@ -18,4 +37,12 @@ export interface RealtimePublisher {
   ): void;
   /** Closes every socket of the subscriber, on every node (an erased subscriber's). */
   disconnect(subscriberId: string): void;
+  /** The console's sockets (namespace `/console`), per environment, on every node. */
+  console: ConsoleEvents;
 }
+
+/** The console namespace of the socket, beside the widget's `/`. */
+export const CONSOLE_NAMESPACE = '/console';
+
+/** The room of an environment's console sockets. */
+export const consoleRoom = (environmentId: string) => `environment:${environmentId}`;

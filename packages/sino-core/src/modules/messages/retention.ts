@@ -1,6 +1,6 @@
 import type { MessageScope } from './repository.js';
 import type { RetentionCursor, RetentionRepository } from './retention-repository.js';
-import { nextHourSlot } from '../../hourly.js';
+import { queueNextHour, type HourlyScheduler } from '../../hourly.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Notifications per transaction (with their jobs, messages and execution details). */
@@ -17,14 +17,6 @@ export interface PurgeMessagesTask {
   kind: 'purge-messages';
   slot: number;
   continues?: boolean | undefined;
-}
-
-/** The slice of the queue the retention uses. */
-interface Scheduler {
-  enqueue(
-    task: PurgeMessagesTask,
-    options: { delayMs?: number; dedupeKey?: string },
-  ): Promise<string>;
 }
 
 /** What a run deleted, in total. */
@@ -46,7 +38,7 @@ export interface PurgeReport {
  */
 export function createMessageRetention(deps: {
   repo: RetentionRepository;
-  scheduler: Scheduler;
+  scheduler: HourlyScheduler<PurgeMessagesTask>;
   /** Sends a subscriber's inbox counts to its open sockets. */
   counts: {
     emitCounts(scope: MessageScope, which: { unseen: boolean; unread: boolean }): Promise<void>;
@@ -64,13 +56,8 @@ export function createMessageRetention(deps: {
     throw new RangeError(`message retention must be a whole number of days >= 1, got ${deps.days}`);
 
   /** Queues the run of the hour after `after` (and after now). */
-  const scheduleNext = (after: number) => {
-    const next = nextHourSlot(now(), after);
-    return deps.scheduler.enqueue(
-      { kind: 'purge-messages', slot: next },
-      { delayMs: Math.max(0, next - now()), dedupeKey: `purge-messages:${next}` },
-    );
-  };
+  const scheduleNext = (after: number) =>
+    queueNextHour(deps.scheduler, 'purge-messages', now(), after);
 
   return {
     /** Days messages are kept; undefined when they are kept forever. */

@@ -1,0 +1,233 @@
+// @module-tag one-process: builds socket gateways of its own from the app's services (TEST_TOPOLOGY, decision 041)
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { io, type Socket } from 'socket.io-client';
+import { createSocketGateway } from '../src/realtime/gateway.js';
+import { createRealtimeEmitter } from '../src/realtime/emitter.js';
+import { addEnvironment, createSinoTestApp, listeningUrl, type SinoTestApp } from './harness.js';
+import { addPerson, bearer, signIn } from './console-people-helpers.js';
+import { eventually } from './fixtures.js';
+
+/**
+ * The console's live activity (decision 055): a socket.io namespace `/console` beside the
+ * widget's, joined with a signed-in person's access token, scoped to the token's environment,
+ * told of notifications created and of jobs' and messages' statuses (ids and statuses only),
+ * through the same Redis fan-out as the inbox across nodes.
+ */
+const redis = process.env.TEST_SINO_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PERSON = {
+  email: 'rui.console@example.com',
+  password: 'a long console password 1',
+  firstName: 'Rui',
+};
+const SECRET_IN_PAYLOAD = 'cpf 123.456.789-00';
+
+let t: SinoTestApp;
+let url: string;
+let token: string;
+const sockets: Socket[] = [];
+const nodes: { close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  t = await createSinoTestApp();
+  url = await listeningUrl(t);
+  await addPerson(t, PERSON, t.credentials.organizationId, 'member');
+  // In the environment the API key opens (a sign-in lands in the organization's first).
+  const signedIn = await signIn(t, PERSON, () => {});
+  const switched = await t.api(
+    'POST',
+    `/v1/auth/environments/${t.credentials.environmentId}/switch`,
+    { authorization: bearer(signedIn.token) },
+  );
+  expect(switched.statusCode, switched.body).toBe(200);
+  token = switched.json().data.token as string;
+  const workflow = await t.api('POST', '/v1/workflows', {
+    body: {
+      name: 'Aviso',
+      identifier: 'aviso-console',
+      active: true,
+      steps: [{ template: { type: 'in_app', content: 'Documento {{document}}' } }],
+    },
+  });
+  expect(workflow.statusCode).toBe(201);
+});
+afterAll(async () => {
+  for (const s of sockets) s.disconnect();
+  for (const node of nodes.reverse()) await node.close();
+  await t.close();
+});
+
+/** A console socket at `base`, with every event it hears; 'connected' or the refusal. */
+function consoleSocket(base: string, auth: object) {
+  const socket = io(`${base}/console`, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    reconnection: false,
+    auth,
+  });
+  sockets.push(socket);
+  const heard: { event: string; data: Record<string, unknown> }[] = [];
+  socket.onAny((event: string, data: Record<string, unknown>) => heard.push({ event, data }));
+  const outcome = new Promise<string>((resolve) => {
+    socket.once('connect', () => resolve('connected'));
+    socket.once('connect_error', (error) => resolve(error.message));
+  });
+  return { socket, heard, outcome };
+}
+
+describe('the console socket', () => {
+  it.each([
+    ['no token', () => ({})],
+    ['an API key', () => ({ token: t.credentials.apiKey })],
+    ['a made-up token', () => ({ token: 'abc.def.ghi' })],
+  ])('refuses %s', async (_case, auth) => {
+    expect(await consoleSocket(url, auth()).outcome).toBe('Unauthorized');
+  });
+
+  it('refuses a valid console token in the query string (it would reach access logs)', async () => {
+    const socket = io(`${url}/console`, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      query: { token },
+    });
+    sockets.push(socket);
+    const outcome = await new Promise<string>((resolve) => {
+      socket.once('connect', () => resolve('connected'));
+      socket.once('connect_error', (error) => resolve(error.message));
+    });
+    expect(outcome).toBe('Unauthorized');
+  });
+
+  it("refuses a subscriber's widget token (the widget's namespace is another)", async () => {
+    await t.api('POST', '/v1/subscribers', { body: { subscriberId: 'widget-only' } });
+    const widgetToken = await t.session('widget-only');
+    expect(await consoleSocket(url, { token: widgetToken }).outcome).toBe('Unauthorized');
+  });
+
+  it("tells a signed-in person's console of its environment's activity: ids and statuses only", async () => {
+    const mine = consoleSocket(url, { token });
+    expect(await mine.outcome).toBe('connected');
+    // The same person in another environment of the organization.
+    const other = await addEnvironment(t, 'Staging');
+    const switched = await t.api('POST', `/v1/auth/environments/${other.environmentId}/switch`, {
+      authorization: bearer(token),
+    });
+    expect(switched.statusCode, switched.body).toBe(200);
+    const elsewhere = consoleSocket(url, { token: switched.json().data.token as string });
+    expect(await elsewhere.outcome).toBe('connected');
+
+    await t.api('POST', '/v1/subscribers', { body: { subscriberId: 'bia', firstName: 'Bia' } });
+    const r = await t.api('POST', '/v1/events/trigger', {
+      body: {
+        name: 'aviso-console',
+        to: 'bia',
+        transactionId: 'tx-console-1',
+        payload: { document: SECRET_IN_PAYLOAD },
+      },
+    });
+    expect(r.statusCode).toBe(201);
+    await eventually(async () =>
+      mine.heard.some((h) => h.event === 'job_status_changed' && h.data.status === 'completed'),
+    );
+    const created = mine.heard.find((h) => h.event === 'notification_created')!;
+    expect(created.data).toEqual({
+      notificationId: expect.stringMatching(/^[0-9a-f]{24}$/),
+      transactionId: 'tx-console-1',
+      workflowId: expect.stringMatching(/^[0-9a-f]{24}$/),
+    });
+    const jobEvents = mine.heard.filter((h) => h.event === 'job_status_changed');
+    for (const { data } of jobEvents)
+      expect(Object.keys(data).sort()).toEqual(['jobId', 'notificationId', 'status', 'type']);
+    expect(jobEvents.at(-1)!.data).toMatchObject({
+      notificationId: created.data.notificationId,
+      type: 'in_app',
+      status: 'completed',
+    });
+    const everything = JSON.stringify(mine.heard);
+    expect(everything).not.toContain(SECRET_IN_PAYLOAD);
+    expect(everything).not.toContain('Bia');
+    // The other environment's console heard none of it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(elsewhere.heard).toEqual([]);
+  });
+
+  it('stops answering a token whose session has ended', async () => {
+    const ended = await signIn(t, PERSON, () => {});
+    expect(await consoleSocket(url, { token: ended.token }).outcome).toBe('connected');
+    const out = await t.api('POST', '/v1/auth/logout', {
+      authorization: null,
+      headers: { cookie: `sino_refresh=${ended.refresh}` },
+    });
+    expect(out.statusCode).toBe(204);
+    expect(await consoleSocket(url, { token: ended.token }).outcome).toBe('Unauthorized');
+  });
+});
+
+describe('the console socket across nodes', () => {
+  /** A node serving sockets, its fan-out on Redis under a prefix of this test's own. */
+  async function node(prefix: string) {
+    const server = createServer();
+    const gateway = createSocketGateway({
+      server,
+      tokens: t.app.sino.tokens,
+      subscribers: t.app.sino.subscribers,
+      log: t.app.log,
+      redisUrl: redis,
+      redisPrefix: prefix,
+      consoleSessionOf: async (given) => {
+        const context = await t.app.sino.accounts.contextOf(given);
+        return context && { environmentId: context.environment.id };
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const handle = {
+      gateway,
+      base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      async close() {
+        await gateway.close();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+    nodes.push(handle);
+    return handle;
+  }
+
+  it('reach a console on another node, from a socket node and from a process that holds none', async () => {
+    const prefix = `console-${process.pid}-${Date.now()}`;
+    const [first, second] = [await node(prefix), await node(prefix)];
+    const publisher = createRealtimeEmitter({
+      log: t.app.log,
+      redisUrl: redis,
+      redisPrefix: prefix,
+    });
+    nodes.push(publisher);
+    const watching = consoleSocket(second.base, { token });
+    expect(await watching.outcome).toBe('connected');
+    const environmentId = t.credentials.environmentId;
+    // Until the receiving node listens on Redis, an event may go unheard: send until heard.
+    for (const [from, messageId] of [
+      [first.gateway, 'm-from-a-socket-node'],
+      [publisher, 'm-from-a-worker'],
+    ] as const) {
+      await eventually(async () => {
+        from.console.emit(environmentId, 'message_status_changed', {
+          messageId,
+          channel: 'sms',
+          status: 'delivered',
+        });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return watching.heard.some((h) => h.data.messageId === messageId);
+      });
+    }
+    // Another environment's event reaches nobody here.
+    first.gateway.console.emit('0'.repeat(24), 'message_status_changed', {
+      messageId: 'm-elsewhere',
+      channel: 'sms',
+      status: 'sent',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(watching.heard.some((h) => h.data.messageId === 'm-elsewhere')).toBe(false);
+  });
+});
