@@ -2,7 +2,8 @@ import type { Channel } from '@sino/shared';
 import { groupCommit } from '../../batching.js';
 import type { Log } from '../../log.js';
 import { HOUR_MS } from '../../hourly.js';
-import { bucketOf, emptyHistogram } from './histogram.js';
+import { bucketOf } from './histogram.js';
+import { emptyTally } from './counters.js';
 import type { AnalyticsRepository, StatsIncrement } from './repository.js';
 
 /** One delivery outcome, as the engine, the delivery service and the webhooks see it. */
@@ -62,13 +63,7 @@ export function createDeliveryStats(deps: {
             hour: new Date(hour),
             channel: event.channel,
             providerId: event.providerId,
-            sent: 0,
-            delivered: 0,
-            failed: 0,
-            bounced: 0,
-            failovers: 0,
-            retries: 0,
-            latency: emptyHistogram(),
+            ...emptyTally(),
           };
           rows.set(key, row);
         }

@@ -2,22 +2,15 @@ import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import { plannedSql, type Database } from '@locadora/db';
 import type { Channel } from '@sino/shared';
 import { deliveryStats } from '../../db/schema.js';
+import { COUNTER_NAMES, type Tally } from './counters.js';
 
 /** What outcomes add to one row: an environment's hour of a channel and provider. */
-export interface StatsIncrement {
+export interface StatsIncrement extends Tally {
   environmentId: string;
   /** The start of the hour. */
   hour: Date;
   channel: Channel;
   providerId: string;
-  sent: number;
-  delivered: number;
-  failed: number;
-  bounced: number;
-  failovers: number;
-  retries: number;
-  /** Counts per bucket of `histogram.ts`. */
-  latency: number[];
 }
 
 export type StatsRow = typeof deliveryStats.$inferSelect;
@@ -39,12 +32,7 @@ export function createAnalyticsRepository(db: Database) {
             hour: i.hour.toISOString(),
             channel: i.channel,
             provider_id: i.providerId,
-            sent: i.sent,
-            delivered: i.delivered,
-            failed: i.failed,
-            bounced: i.bounced,
-            failovers: i.failovers,
-            retries: i.retries,
+            ...Object.fromEntries(COUNTER_NAMES.map((name) => [name, i[name]])),
             latency: i.latency,
           })),
         ),

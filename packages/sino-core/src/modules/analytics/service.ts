@@ -1,15 +1,10 @@
 import type { Channel } from '@sino/shared';
-import { addInto, emptyHistogram, quantileOf } from './histogram.js';
-import type { AnalyticsRepository, StatsRow } from './repository.js';
+import { quantileOf } from './histogram.js';
+import { addTally, emptyTally, type Counters, type Tally } from './counters.js';
+import type { AnalyticsRepository } from './repository.js';
 
 /** What the analytics answer per period, per provider and in total. */
-export interface DeliveryFigures {
-  sent: number;
-  delivered: number;
-  failed: number;
-  bounced: number;
-  failovers: number;
-  retries: number;
+export interface DeliveryFigures extends Counters {
   /** From the notification's creation to its delivery, in ms; null when nothing was timed. */
   p50Ms: number | null;
   p99Ms: number | null;
@@ -23,38 +18,7 @@ export interface DeliveryAnalyticsQuery {
   providerId?: string | undefined;
 }
 
-/** Counters and histogram being summed. */
-interface Sum {
-  sent: number;
-  delivered: number;
-  failed: number;
-  bounced: number;
-  failovers: number;
-  retries: number;
-  latency: number[];
-}
-
-const emptySum = (): Sum => ({
-  sent: 0,
-  delivered: 0,
-  failed: 0,
-  bounced: 0,
-  failovers: 0,
-  retries: 0,
-  latency: emptyHistogram(),
-});
-
-function addRow(sum: Sum, row: StatsRow): void {
-  sum.sent += row.sent;
-  sum.delivered += row.delivered;
-  sum.failed += row.failed;
-  sum.bounced += row.bounced;
-  sum.failovers += row.failovers;
-  sum.retries += row.retries;
-  addInto(sum.latency, row.latency);
-}
-
-const figuresOf = ({ latency, ...counts }: Sum): DeliveryFigures => ({
+const figuresOf = ({ latency, ...counts }: Tally): DeliveryFigures => ({
   ...counts,
   p50Ms: quantileOf(latency, 0.5),
   p99Ms: quantileOf(latency, 0.99),
@@ -73,23 +37,23 @@ export function createAnalyticsService(deps: { repo: AnalyticsRepository }) {
     async deliveries(environmentId: string, query: DeliveryAnalyticsQuery) {
       const rows = await deps.repo.rows(environmentId, query);
       const size = query.granularity === 'day' ? DAY_MS : HOUR_MS;
-      const periods = new Map<number, Sum>();
-      const providers = new Map<string, { channel: Channel; providerId: string; sum: Sum }>();
-      const total = emptySum();
+      const periods = new Map<number, Tally>();
+      const providers = new Map<string, { channel: Channel; providerId: string; sum: Tally }>();
+      const total = emptyTally();
       for (const row of rows) {
         const start = Math.floor(row.hour.getTime() / size) * size;
         let period = periods.get(start);
-        if (!period) periods.set(start, (period = emptySum()));
-        addRow(period, row);
+        if (!period) periods.set(start, (period = emptyTally()));
+        addTally(period, row);
         const key = `${row.channel}\u0000${row.providerId}`;
         let provider = providers.get(key);
         if (!provider)
           providers.set(
             key,
-            (provider = { channel: row.channel, providerId: row.providerId, sum: emptySum() }),
+            (provider = { channel: row.channel, providerId: row.providerId, sum: emptyTally() }),
           );
-        addRow(provider.sum, row);
-        addRow(total, row);
+        addTally(provider.sum, row);
+        addTally(total, row);
       }
       return {
         series: [...periods.entries()]
