@@ -34,7 +34,7 @@ import {
   type RetrySchedule,
 } from './ports.js';
 import { nextTimedRun } from './schedule.js';
-import { withLayoutDefaults } from '../modules/layouts/for-email.js';
+import { layoutContext, withLayoutDefaults } from '../modules/layouts/for-email.js';
 import { IN_APP_PROVIDER, type SinoMetrics } from '../observability/metrics.js';
 import { inSpan } from '../observability/tracing.js';
 import type { DeliveryStats } from '../modules/analytics/recorder.js';
@@ -459,16 +459,13 @@ export function createEngine(deps: EngineDeps) {
       subject =
         template.subject === undefined ? undefined : deps.render(template.subject, context, 'text');
       preheader = renderOptional(template.preheader, context);
-      if (look?.layout) {
-        // The email inside its layout: `{{{body}}}` is the content, beside the subject and
-        // preheader as rendered.
-        const placed = { ...context.payload, subject: subject ?? '', preheader: preheader ?? '' };
+      if (look?.layout)
+        // The email inside its layout.
         content = deps.render(
           look.layout.content,
-          { ...context, payload: { ...placed, body: content } },
+          layoutContext(context, { body: content, subject, preheader }),
           'html',
         );
-      }
     } catch (error) {
       await detail(job, {
         code: EXECUTION_CODES.SYNTAX_ERROR_IN_EMAIL_EDITOR,

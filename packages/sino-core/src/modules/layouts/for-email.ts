@@ -10,6 +10,26 @@ import { BRANDING_DEFAULTS } from './default-layout.js';
  */
 export const EMAIL_LOOK_TTL_MS = 30_000;
 
+/**
+ * What an email's layout renders over: the email's context, its payload given `body` (the
+ * rendered content, placed by `{{{body}}}`), `subject` and `preheader` as rendered. One rule for
+ * delivery (the engine) and the console's preview.
+ */
+export function layoutContext<C extends { payload: Record<string, unknown> }>(
+  context: C,
+  email: { body: string; subject: string | undefined; preheader: string | undefined },
+): C {
+  return {
+    ...context,
+    payload: {
+      ...context.payload,
+      subject: email.subject ?? '',
+      preheader: email.preheader ?? '',
+      body: email.body,
+    },
+  };
+}
+
 /** What an email step renders in: its layout (if any) and the organisation's branding. */
 export interface EmailLook {
   layout: { id: string; content: string; variables: readonly LayoutVariable[] } | undefined;

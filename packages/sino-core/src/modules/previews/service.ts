@@ -2,7 +2,7 @@ import { badRequest, notFound } from '../../errors.js';
 import { renderTemplate, type RenderedAs, type TemplateContext } from '../../templates/render.js';
 import { TemplateError } from '../../templates/errors.js';
 import { withPreheader } from '../../delivery/content.js';
-import { withLayoutDefaults, type EmailLooks } from '../layouts/for-email.js';
+import { layoutContext, withLayoutDefaults, type EmailLooks } from '../layouts/for-email.js';
 import { triggerVariables } from '../workflows/variables.js';
 
 /** The environment a preview renders in (its layouts, its organisation's branding). */
@@ -106,10 +106,7 @@ export function createPreviewService(deps: { looks: Pick<EmailLooks, 'lookFor'> 
         ? render(
             'layout',
             look.layout.content,
-            {
-              ...context,
-              payload: { ...context.payload, subject, preheader: preheader ?? '', body },
-            },
+            layoutContext(context, { body, subject, preheader }),
             'html',
           )
         : body;
