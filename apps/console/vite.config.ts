@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // Served by the one server under /console (apps/server/src/console.ts); `npm run dev -w
@@ -6,6 +6,8 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   base: '/console/',
   plugins: [react()],
+  // Workspace packages (@sino/js's contrast check) are built from their sources.
+  resolve: { conditions: ['source', ...defaultClientConditions] },
   build: {
     outDir: process.env.CONSOLE_OUT_DIR ?? 'dist',
     emptyOutDir: true,

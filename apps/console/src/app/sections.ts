@@ -6,6 +6,8 @@ export interface Section {
   label: string;
   /** The section's own chunk, loaded when it is first opened. */
   load: () => Promise<{ default: ComponentType }>;
+  /** Its own sub-pages under its path (`/console/settings/members`), routed inside the chunk. */
+  nested?: boolean;
 }
 
 // The left navigation, in Novu's order: Get started, Integrations, Workflows, Changes,
@@ -17,6 +19,12 @@ export const sections: readonly Section[] = [
     path: 'get-started',
     label: 'Get started',
     load: () => import('../features/get-started/pages/GetStarted'),
+  },
+  {
+    path: 'settings',
+    label: 'Settings',
+    load: () => import('../features/settings/pages/Settings'),
+    nested: true,
   },
 ];
 
