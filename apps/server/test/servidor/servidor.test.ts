@@ -252,5 +252,5 @@ describe('embedded database on disk', () => {
     } finally {
       rmSync(pasta, { recursive: true, force: true });
     }
-  });
+  }, 90_000); // two whole starts on disk: three times the default, for a loaded machine
 });

@@ -248,5 +248,5 @@ describe("Sino's rate limits", () => {
     } finally {
       await limitado.fechar();
     }
-  });
+  }, 90_000); // an app of its own started in the test: three times the default, for a loaded machine
 });
