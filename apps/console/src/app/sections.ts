@@ -4,6 +4,8 @@ export interface Section {
   /** Under /console; also the section's id in tests and in the bundle bench. */
   path: string;
   label: string;
+  /** The section routes pages below its path itself (its own `<Routes>`, e.g. `/activity/:id`). */
+  subpages?: boolean;
   /** The section's own chunk, loaded when it is first opened. */
   load: () => Promise<{ default: ComponentType }>;
 }
@@ -17,6 +19,12 @@ export const sections: readonly Section[] = [
     path: 'get-started',
     label: 'Get started',
     load: () => import('../features/get-started/pages/GetStarted'),
+  },
+  {
+    path: 'activity',
+    label: 'Activity feed',
+    subpages: true,
+    load: () => import('../features/activity/pages/Activity'),
   },
 ];
 
