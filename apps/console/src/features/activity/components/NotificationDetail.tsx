@@ -220,13 +220,14 @@ function Step({
 function TimelineEntry({ detail }: { detail: ExecutionDetail }) {
   return (
     <li className="timeline-entry" data-status={detail.status.toLowerCase()}>
+      {/* As Novu's step timeline: what happened first, when and how under it. */}
+      <p className="timeline-detail">{detail.detail}</p>
       <div className="timeline-line">
         <time dateTime={detail.createdAt}>{formatTime(detail.createdAt)}</time>
         <StatusBadge status={detail.status} />
         {detail.code !== null && <span className="muted">Code {detail.code}</span>}
         {detail.isRetry && <span className="muted">Retry</span>}
       </div>
-      <p className="timeline-detail">{detail.detail}</p>
       {detail.raw !== null && (
         <details className="raw">
           <summary>{detail.providerId ? `Answer of ${detail.providerId}` : 'Raw data'}</summary>
