@@ -10679,6 +10679,10 @@ export interface paths {
                     transactionId?: string | string[];
                     "transactionId[]"?: string | string[];
                     search?: string;
+                    statuses?: string | string[];
+                    "statuses[]"?: string | string[];
+                    after?: string;
+                    before?: string;
                 };
                 header?: never;
                 path?: never;

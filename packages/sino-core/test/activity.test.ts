@@ -59,6 +59,7 @@ interface Job {
 }
 interface Activity {
   _id: string;
+  createdAt: string;
   transactionId: string;
   _templateId: string;
   _subscriberId: string;
@@ -229,6 +230,25 @@ describe('GET /v1/notifications (activity feed)', () => {
     expect(await ids('templates=not-an-id')).toEqual([]);
   });
 
+  it("filters by a job's status and by creation time (Sino's statuses, after, before)", async () => {
+    const ids = async (query: string) =>
+      ((await t.api('GET', `/v1/notifications?limit=50&${query}`)).json().data as Activity[])
+        .filter((n) => n.transactionId.startsWith('act-'))
+        .map((n) => n.transactionId);
+    // The email step failed (no integration here), the in-app one completed; the SMS one failed.
+    const all = await ids('');
+    expect(await ids('statuses=completed')).toEqual(all.filter((id) => id !== 'act-sms'));
+    expect(await ids('statuses[]=failed&statuses[]=merged')).toEqual(all);
+    expect(await ids('statuses=delayed')).toEqual([]);
+
+    const created = new Date(first.createdAt).getTime();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    expect(await ids(`before=${iso(created + 1)}`)).toEqual(['act-1']);
+    expect(await ids(`before=${iso(created)}`)).toEqual([]);
+    expect(await ids(`after=${iso(created + 1)}`)).toEqual(all.filter((id) => id !== 'act-1'));
+    expect(await ids(`after=${iso(created)}&before=${iso(created + 1)}`)).toEqual(['act-1']);
+  });
+
   it('answers 400 with the field named for a bad query', async () => {
     const bad = async (query: string) => {
       const r = await t.api('GET', `/v1/notifications?${query}`);
@@ -245,6 +265,12 @@ describe('GET /v1/notifications (activity feed)', () => {
     ]);
     expect(await bad('channels[]=pigeon')).toEqual([
       'channels[] must be one of the following values: in_app, email, sms, chat, push',
+    ]);
+    expect(await bad('statuses=lost')).toEqual([
+      'statuses must be one of the following values: pending, queued, running, completed, failed, delayed, canceled, merged, skipped',
+    ]);
+    expect(await bad('after=yesterday')).toEqual([
+      'after must be an ISO 8601 date and time, as 2026-11-27T00:00:00Z',
     ]);
   });
 

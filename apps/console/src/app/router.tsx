@@ -44,7 +44,10 @@ export const routes: RouteObject[] = [
         errorElement: <RouteError />,
         children: [
           { index: true, element: <Navigate to={`/${firstSection.path}`} replace /> },
-          ...sections.map((s) => ({ path: s.nested ? `${s.path}/*` : s.path, lazy: page(s.load) })),
+          ...sections.map((s) => ({
+            path: s.subpages ? `${s.path}/*` : s.path,
+            lazy: page(s.load),
+          })),
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -4,10 +4,13 @@ export interface Section {
   /** Under /console; also the section's id in tests and in the bundle bench. */
   path: string;
   label: string;
+  /**
+   * The section routes pages below its path itself (its own `<Routes>`: `/activity/:id`,
+   * `/settings/members`).
+   */
+  subpages?: boolean;
   /** The section's own chunk, loaded when it is first opened. */
   load: () => Promise<{ default: ComponentType }>;
-  /** Its own sub-pages under its path (`/console/settings/members`), routed inside the chunk. */
-  nested?: boolean;
 }
 
 // The left navigation, in Novu's order: Get started, Integrations, Workflows, Changes,
@@ -21,10 +24,16 @@ export const sections: readonly Section[] = [
     load: () => import('../features/get-started/pages/GetStarted'),
   },
   {
+    path: 'activity',
+    label: 'Activity feed',
+    subpages: true,
+    load: () => import('../features/activity/pages/Activity'),
+  },
+  {
     path: 'settings',
     label: 'Settings',
+    subpages: true,
     load: () => import('../features/settings/pages/Settings'),
-    nested: true,
   },
 ];
 

@@ -37,6 +37,9 @@ export const setAccessToken = (token: string | null): void => {
   accessToken = token;
 };
 
+/** The access token now (a renewal replaces it): for a socket's handshake, which is not `api`. */
+export const currentAccessToken = (): string | null => accessToken;
+
 /** Called when the session can no longer be renewed (ended, or revoked elsewhere). */
 export function onSessionExpired(listener: () => void): () => void {
   expiryListeners.add(listener);

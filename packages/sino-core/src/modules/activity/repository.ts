@@ -1,6 +1,19 @@
-import { and, asc, desc, eq, exists, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  exists,
+  gte,
+  ilike,
+  inArray,
+  lt,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { Database } from '@locadora/db';
-import type { Channel } from '@sino/shared';
+import type { Channel, JobStatus } from '@sino/shared';
 import {
   executionDetails,
   jobs,
@@ -26,6 +39,10 @@ export interface NotificationFilter {
   /** Internal subscriber ids. */
   subscriberIds?: string[] | undefined;
   channels?: Channel[] | undefined;
+  /** A job of the notification in one of these statuses. */
+  statuses?: JobStatus[] | undefined;
+  after?: Date | undefined;
+  before?: Date | undefined;
 }
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -87,6 +104,23 @@ export function createActivityRepository(db: Database) {
           ),
         );
       }
+      if (filter.statuses) {
+        where.push(
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(jobs)
+              .where(
+                and(
+                  eq(jobs.notificationId, notifications.id),
+                  inArray(jobs.status, filter.statuses),
+                ),
+              ),
+          ),
+        );
+      }
+      if (filter.after) where.push(gte(notifications.createdAt, filter.after));
+      if (filter.before) where.push(lt(notifications.createdAt, filter.before));
       return db
         .select()
         .from(notifications)

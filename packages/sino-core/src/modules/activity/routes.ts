@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Channel } from '@sino/shared';
+import type { Channel, JobStatus } from '@sino/shared';
 import type { SinoContext } from '../../context.js';
 import { listOf } from '../messages/schemas.js';
 import { serverErrors } from '../subscribers/schemas.js';
@@ -52,6 +52,9 @@ export const activityRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) 
         subscriberIds: whole(q.subscriberIds, q['subscriberIds[]']),
         transactionIds: whole(q.transactionId, q['transactionId[]']),
         search: q.search || undefined,
+        statuses: listOf(q.statuses, q['statuses[]']) as JobStatus[] | undefined,
+        after: q.after,
+        before: q.before,
       });
     },
   );

@@ -3,6 +3,7 @@ import { CHANNELS, JOB_STATUSES, STEP_TYPES, isChannel } from '@sino/shared';
 import { executionDetails } from '../../db/schema.js';
 import { stepAnswer, triggerAnswer } from '../workflows/schemas.js';
 import { listOf } from '../messages/schemas.js';
+import { instant } from '../analytics/schemas.js';
 
 // Query strings arrive axios-style: `a[]=x&a[]=y` (Fastify keeps the brackets in the key),
 // `a=x&a=y`, or a single `a=x`.
@@ -14,6 +15,17 @@ const channelList = many
       ctx.addIssue({
         code: 'custom',
         message: `must be one of the following values: ${CHANNELS.join(', ')}`,
+      });
+  })
+  .optional();
+
+const statusList = many
+  .superRefine((value, ctx) => {
+    const known: readonly string[] = JOB_STATUSES;
+    if ((listOf(value) ?? []).some((v) => !known.includes(v)))
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be one of the following values: ${JOB_STATUSES.join(', ')}`,
       });
   })
   .optional();
@@ -36,6 +48,13 @@ export const activityQuery = z.object({
   'transactionId[]': many.optional(),
   /** Deprecated in Novu, still sent by its dashboard: email, name or subscriberId. */
   search: z.string().trim().max(200).optional(),
+  /** Sino's: notifications with a job in one of these statuses (the console's status filter). */
+  statuses: statusList,
+  'statuses[]': statusList,
+  /** Sino's: created at or after this instant (Novu's later versions name it so too). */
+  after: instant.optional(),
+  /** Sino's: created before this instant. */
+  before: instant.optional(),
 });
 
 export type ActivityQuery = z.infer<typeof activityQuery>;

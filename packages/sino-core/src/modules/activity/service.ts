@@ -1,4 +1,4 @@
-import type { Channel } from '@sino/shared';
+import type { Channel, JobStatus } from '@sino/shared';
 import { notFound } from '../../errors.js';
 import { isId } from '../../ids.js';
 import type { Environment } from '../identity/repository.js';
@@ -30,6 +30,12 @@ export interface ActivityRequest {
   subscriberIds?: string[] | undefined;
   transactionIds?: string[] | undefined;
   search?: string | undefined;
+  /** Sino's: notifications with a job in one of these statuses. */
+  statuses?: JobStatus[] | undefined;
+  /** Sino's: created at or after. */
+  after?: Date | undefined;
+  /** Sino's: created before. */
+  before?: Date | undefined;
 }
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
@@ -82,6 +88,9 @@ export function createActivityService(deps: {
       const filter: NotificationFilter = {
         transactionIds: request.transactionIds,
         channels: request.channels,
+        statuses: request.statuses,
+        after: request.after,
+        before: request.before,
       };
       if (request.templates) {
         // A malformed id names no workflow.

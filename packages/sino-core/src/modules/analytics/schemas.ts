@@ -5,7 +5,8 @@ import { CHANNELS } from '@sino/shared';
 export const MAX_RANGE_DAYS = 92;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const instant = z.iso
+/** An ISO 8601 instant with its offset, as a Date (also the activity feed's `after` and `before`). */
+export const instant = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 date and time, as 2026-11-27T00:00:00Z' })
   .transform((v) => new Date(v));
 
