@@ -53,11 +53,15 @@ export const aPush = (over: Partial<PushMessage> = {}): PushMessage => ({
  */
 export const peerEgress = new EgressPolicy({ allowedNetworks: localPeerNetworks });
 
-/** Builds an adapter context pointing at a local peer, with a short timeout. */
+/**
+ * Builds an adapter context pointing at a local peer. The timeout is for answers that come: a
+ * file's first request also loads the HTTP client (undici, at first use), which took over 2 s on
+ * a loaded CI machine; the tests of a peer that never answers give their own short timeout.
+ */
 export const contextFor = (baseUrl: string, credentials: Record<string, unknown>) => ({
   baseUrl,
   credentials,
-  timeoutMs: 2000,
+  timeoutMs: 10_000,
   egress: peerEgress,
 });
 
