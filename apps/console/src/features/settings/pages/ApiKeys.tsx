@@ -6,7 +6,7 @@ import { CopyButton } from '../../../components/CopyButton';
 import { FormAlert, FormNotice } from '../../../components/FormAlert';
 import { ErrorState, Loading } from '../../../components/States';
 import { AdminsOnly } from '../components/AdminsOnly';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { isForbidden, useApiKeys, when, type ApiKey } from '../lib/queries';
 import { masked } from '../lib/format';
 

@@ -9,7 +9,7 @@ import { CopyButton } from '../../../components/CopyButton';
 import { Field } from '../../../components/Field';
 import { FormAlert, FormNotice } from '../../../components/FormAlert';
 import { ErrorState, Loading } from '../../../components/States';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import {
   nameOf,
   useInvitations,

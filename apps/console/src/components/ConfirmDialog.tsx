@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { FormAlert } from '../../../components/FormAlert';
+import { FormAlert } from './FormAlert';
 
 interface ConfirmDialogProps {
   title: string;
