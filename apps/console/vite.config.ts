@@ -18,6 +18,8 @@ export default defineConfig({
   server: {
     proxy: {
       '/v1': 'http://localhost:3000',
+      // The preview frame (decision 063) is the server's too.
+      '/console/frame': { target: 'http://localhost:3000', changeOrigin: false },
       '/socket.io': { target: 'ws://localhost:3000', ws: true },
     },
   },

@@ -1,8 +1,13 @@
+import { useEffect, useId, useRef } from 'react';
+
 /**
  * HTML someone else wrote (a member's template, a rendered e-mail, a layout), shown in a frame
- * that can run nothing and reach nothing of the console: `sandbox` with no allowance gives it an
- * opaque origin with scripts, forms, pop-ups and navigation of the console all off (decisions
- * 054 and 056). Every preview in the console goes through this one component.
+ * that can run nothing and reach nothing of the console (decisions 054, 056 and 063): the frame
+ * is `sandbox`ed with no allowance (an opaque origin: no script, form, pop-up, or navigation of
+ * the console), and its document comes from the server's `/console/frame` under a policy of its
+ * own that lets the e-mail's inline styles apply (a `srcdoc` frame would inherit the console's
+ * policy, which refuses them) and still runs no script. The HTML is posted into the frame by a
+ * hidden form each time it changes. Every preview in the console goes through this component.
  */
 export function SandboxedHtml({
   html,
@@ -15,14 +20,25 @@ export function SandboxedHtml({
   /** In CSS pixels; the frame cannot be measured from outside (it has no shared origin). */
   height?: number;
 }) {
+  const name = `sandboxed-html-${useId()}`;
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    // The hidden field holds `html` already: effects run after React has written the DOM.
+    form.current?.submit();
+  }, [html]);
   return (
-    <iframe
-      className="sandboxed-html"
-      title={title}
-      sandbox=""
-      referrerPolicy="no-referrer"
-      srcDoc={html}
-      style={{ height }}
-    />
+    <>
+      <form ref={form} method="post" action="/console/frame" target={name} hidden>
+        <input type="hidden" name="html" value={html} />
+      </form>
+      <iframe
+        className="sandboxed-html"
+        name={name}
+        title={title}
+        sandbox=""
+        referrerPolicy="no-referrer"
+        style={{ height }}
+      />
+    </>
   );
 }

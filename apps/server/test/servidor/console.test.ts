@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apart, criarAppDeTeste, type AppDeTeste } from '../app-de-teste.js';
-import { politicaDoConsole } from '../../src/console.js';
+import { POLITICA_DO_QUADRO, politicaDoConsole } from '../../src/console.js';
 
 // Sino's console under /console (src/console.ts): a build of its own (a folder with an
 // index.html and a hashed asset, as Vite writes them), deep links answered with its page and
@@ -42,10 +42,10 @@ describe('the console under /console', () => {
     },
   );
 
-  it('keeps its policy strict: scripts of its own only, no frames, no inline script or eval', () => {
+  it('keeps its policy strict: scripts of its own only, frames of its own, no inline script or eval', () => {
     const politica = politicaDoConsole({});
     expect(politica).toContain("script-src 'self';");
-    expect(politica).toContain("frame-src 'none'");
+    expect(politica).toContain("frame-src 'self'");
     expect(politica).toContain("object-src 'none'");
     expect(politica).not.toMatch(/unsafe-(inline|eval)/);
     // A public URL adds its socket's origin.
@@ -93,4 +93,68 @@ describe('the console under /console', () => {
       expect(r.json()).toMatchObject({ message: expect.stringContaining('npm run build') });
     },
   );
+});
+
+// The preview frame (decision 063): the console posts HTML a member wrote into a sandboxed
+// frame and gets it back under a policy that lets its inline styles apply and nothing run.
+describe('the preview frame, /console/frame', () => {
+  const EMAIL =
+    '<style>p{color:red}</style><p style="font-weight:bold">Olá</p><script>parent.x=1</script>';
+  const form = `html=${encodeURIComponent(EMAIL)}`;
+  const postar = (headers: Record<string, string>, payload = form, app = t.app) =>
+    app.inject({
+      method: 'POST',
+      url: '/console/frame',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      payload,
+    });
+
+  /** The cookie the console's page sets, as the browser keeps it. */
+  async function cookieDaPagina(app = t.app) {
+    const pagina = await app.inject({ method: 'GET', url: '/console/workflows', headers: html });
+    const cookie = pagina.cookies.find((c) => c.name === 'sino_console_frame');
+    expect(cookie).toMatchObject({ path: '/console/frame', httpOnly: true, sameSite: 'Strict' });
+    return `${cookie!.name}=${cookie!.value}`;
+  }
+
+  it("answers the console's post with its HTML, sandboxed, styles only, never stored", async () => {
+    const r = await postar({ cookie: await cookieDaPagina(), 'sec-fetch-site': 'same-origin' });
+    expect(r.statusCode).toBe(200);
+    expect(r.body).toBe(EMAIL);
+    expect(r.headers['content-type']).toMatch(/^text\/html/);
+    expect(r.headers['content-security-policy']).toBe(POLITICA_DO_QUADRO);
+    expect(r.headers['cache-control']).toBe('no-store');
+    const diretivas = POLITICA_DO_QUADRO.split('; ');
+    expect(diretivas[0]).toBe('sandbox'); // no allowance: no script, no same origin
+    expect(diretivas).toContain("default-src 'none'");
+    expect(diretivas).toContain("frame-ancestors 'self'");
+    expect(POLITICA_DO_QUADRO).not.toMatch(/script-src|allow-/);
+  });
+
+  it('works without fetch metadata (plain http to a host that is not localhost)', async () => {
+    const r = await postar({ cookie: await cookieDaPagina() });
+    expect(r.statusCode).toBe(200);
+  });
+
+  it("refuses a post without the console's cookie, and a cross-site one", async () => {
+    const cookie = await cookieDaPagina();
+    const tentativas: Record<string, string>[] = [
+      {},
+      { 'sec-fetch-site': 'same-origin' },
+      { cookie, 'sec-fetch-site': 'cross-site' },
+      { cookie, 'sec-fetch-site': 'same-site' },
+    ];
+    for (const headers of tentativas) {
+      const r = await postar(headers);
+      expect(r.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(r.body).not.toContain('Olá');
+      expect(r.headers['content-type']).toMatch(/^text\/plain/);
+    }
+  });
+
+  it('answers 400 without the HTML', async () => {
+    const r = await postar({ cookie: await cookieDaPagina() }, 'other=1');
+    expect(r.statusCode).toBe(400);
+    expect(r.body).toBe('The preview needs its HTML.');
+  });
 });
