@@ -4,6 +4,8 @@ import { useSignedIn } from '../../../lib/session';
 import { CodeBlock } from '../../../components/CodeBlock';
 import { CopyButton } from '../../../components/CopyButton';
 import { ErrorState, Loading } from '../../../components/States';
+import { FirstNotification } from '../components/FirstNotification';
+import '../get-started.css';
 import {
   curlTrigger,
   nodeTrigger,
@@ -16,6 +18,7 @@ interface Environment {
   _id: string;
   name: string;
   identifier: string;
+  widget?: { notificationCenterEncryption: boolean };
 }
 interface ApiKey {
   _id: string;
@@ -110,6 +113,13 @@ export default function GetStarted() {
           code={novuNotificationCenter(values)}
         />
       </section>
+
+      <FirstNotification
+        environmentName={environment.data.name}
+        applicationIdentifier={environment.data.identifier}
+        hmacRequired={environment.data.widget?.notificationCenterEncryption === true}
+        apiKey={apiKey}
+      />
     </div>
   );
 }
