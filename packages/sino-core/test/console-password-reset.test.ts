@@ -10,6 +10,7 @@ import {
   members,
   users,
 } from '../src/db/schema.js';
+import { REFRESH_COOKIE } from '../src/modules/accounts/session-answers.js';
 import { createSinoTestApp, type SinoTestApp } from './harness.js';
 import {
   addPerson,
@@ -358,6 +359,11 @@ describe('DELETE /v1/users/me', () => {
     const session = await signIn(BEA);
     const r = await t.api('DELETE', '/v1/users/me', { authorization: bearer(session.token) });
     expect(r.statusCode, r.body).toBe(204);
+    // The browser's refresh cookie is cleared with the person.
+    expect(r.cookies.find((c) => c.name === REFRESH_COOKIE)).toMatchObject({
+      value: '',
+      path: '/v1/auth',
+    });
     expect(await userByEmail(BEA.email)).toBeUndefined();
     expect(await t.db.select().from(members).where(eq(members.userId, bea.id))).toEqual([]);
     const [moved] = await t.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));

@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,7 +8,7 @@ import { errors, serverErrors } from '../../http/error-answers.js';
 import { badRequest, unauthorized } from '../../errors.js';
 import { actorOf } from '../audit/service.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './people.js';
-import { personOnly, sessionWire, signedInAnswer } from './session-answers.js';
+import { clearRefresh, personOnly, sessionWire, signedInAnswer } from './session-answers.js';
 import type { AccountToken } from './people-repository.js';
 
 // Schemas are built inside the plugins: routes.ts and this file import each other.
@@ -201,6 +202,8 @@ export const peopleRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) =>
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { people } = ctx.services;
   const tags = ['Console'];
+  // The erasure clears the browser's refresh cookie (its session is gone with the person).
+  await app.register(cookie);
 
   r.post(
     '/invites',
@@ -305,6 +308,7 @@ export const peopleRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) =>
     },
     async (request, reply) => {
       await people.erase(personOnly(request).userId);
+      clearRefresh(request, reply);
       return reply.code(204).send(null);
     },
   );
