@@ -48,7 +48,7 @@ export function FilterEditor({ index }: { index: number }) {
       </ol>
       <button
         type="button"
-        className="button button-secondary"
+        className="button button-secondary button-start"
         onClick={() => conditions.append(newCondition(), { shouldFocus: false })}
       >
         Add condition
@@ -185,7 +185,7 @@ function Condition({
             </>
           )}
         </div>
-        <button type="button" className="button button-ghost" onClick={onRemove}>
+        <button type="button" className="button button-secondary button-small" onClick={onRemove}>
           Remove condition {n}
         </button>
       </fieldset>

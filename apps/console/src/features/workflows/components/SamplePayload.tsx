@@ -16,12 +16,16 @@ export interface Sample {
 }
 
 /** The sample payload the previews render with and the test trigger sends. */
-export function useSamplePayload(): Sample {
-  const [text, setTextState] = useState(DEFAULT_SAMPLE);
-  const [parsed, setParsed] = useState<Record<string, unknown>>(
-    () => JSON.parse(DEFAULT_SAMPLE) as Record<string, unknown>,
-  );
-  const [error, setError] = useState<string | null>(null);
+export function useSamplePayload(initial: string = DEFAULT_SAMPLE): Sample {
+  const [text, setTextState] = useState(initial);
+  const [parsed, setParsed] = useState<Record<string, unknown>>(() => {
+    const result = parsePayload(initial);
+    return result.ok ? result.value : {};
+  });
+  const [error, setError] = useState<string | null>(() => {
+    const result = parsePayload(initial);
+    return result.ok ? null : result.error;
+  });
   return {
     text,
     parsed,

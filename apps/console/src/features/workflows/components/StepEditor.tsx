@@ -115,7 +115,7 @@ export function StepEditor({
         <div className="step-editor-tools">
           <button
             type="button"
-            className="button button-ghost"
+            className="button button-secondary button-small"
             disabled={index === 0}
             onClick={() => onMove(index - 1)}
           >
@@ -123,13 +123,13 @@ export function StepEditor({
           </button>
           <button
             type="button"
-            className="button button-ghost"
+            className="button button-secondary button-small"
             disabled={index === count - 1}
             onClick={() => onMove(index + 1)}
           >
             Move down
           </button>
-          <button type="button" className="button button-ghost" onClick={onRemove}>
+          <button type="button" className="button button-secondary button-small" onClick={onRemove}>
             Remove step
           </button>
         </div>

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { FormProvider, useFieldArray, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -82,12 +82,17 @@ function EditorForm({ workflow, groups, layouts, readOnly }: EditorProps) {
   const [deleting, setDeleting] = useState(false);
   const [selected, setSelected] = useState(0);
   const [addType, setAddType] = useState<StepType>('in_app');
-  const sample = useSamplePayload();
+  // A workflow just created keeps the sample payload typed while making it.
+  const { state } = useLocation() as { state: { sample?: string } | null };
+  const sample = useSamplePayload(state?.sample);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const ids = { add: useId(), group: useId(), description: useId(), prefs: useId() };
 
   const form = useForm<WorkflowDraft>({
-    resolver: zodResolver(draftSchema) as unknown as Resolver<WorkflowDraft>,
+    // raw: the form's own values go on (the schema checks them; it does not list every field).
+    resolver: zodResolver(draftSchema, undefined, {
+      raw: true,
+    }) as unknown as Resolver<WorkflowDraft>,
     defaultValues: workflow ? draftOf(workflow) : emptyDraft(groups[0]?._id ?? ''),
   });
   const {
@@ -116,7 +121,7 @@ function EditorForm({ workflow, groups, layouts, readOnly }: EditorProps) {
       if (workflow) {
         form.reset(draftOf(data));
         setNotice('The workflow was saved.');
-      } else void navigate(`../${data._id}`, { relative: 'path', state: { created: true } });
+      } else void navigate(`../${data._id}`, { relative: 'path', state: { sample: sample.text } });
     },
   });
 

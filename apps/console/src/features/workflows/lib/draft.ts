@@ -327,98 +327,49 @@ export const identifierOf = (name: string) =>
 // The server's rules (schemas.ts of the workflow module), checked before sending so each error
 // shows beside its field; the server checks them again.
 
-const positive = z
-  .string()
-  .check(z.refine((v) => /^[1-9]\d*$/.test(v.trim()), { error: 'Enter a whole number above 0' }));
+/** A condition's own checks, reported under `conditions.<index>` of its step. */
+function checkCondition(c: ConditionDraft, add: (path: string, message: string) => void) {
+  const fieldBased = ['payload', 'tenant', 'subscriber', 'webhook'].includes(c.on);
+  if (fieldBased && !c.field.trim()) add('field', 'Enter the field to compare');
+  if (fieldBased && c.field.length > 200) add('field', 'Use at most 200 characters');
+  if (fieldBased && c.operator !== 'IS_DEFINED' && c.value.length > 1000)
+    add('value', 'Use at most 1000 characters');
+  if (c.on === 'webhook' && !/^https?:\/\/\S+$/.test(c.webhookUrl.trim()))
+    add('webhookUrl', 'Enter the webhook’s URL (https://…)');
+  if (c.on === 'isOnlineInLast' && !WHOLE.test(c.value.trim()))
+    add('value', 'Enter a whole number above 0');
+  if (c.on === 'previousStep' && !c.step) add('step', 'Choose an earlier step');
+}
 
-const condition = z
-  .object({
-    on: z.string(),
-    field: z.string(),
-    operator: z.string(),
-    value: z.string(),
-    webhookUrl: z.string(),
-    online: z.string(),
-    timeOperator: z.string(),
-    step: z.string(),
-    stepType: z.string(),
-  })
-  .check(
-    z.superRefine((c, ctx) => {
-      const fieldBased = ['payload', 'tenant', 'subscriber', 'webhook'].includes(c.on);
-      if (fieldBased && !c.field.trim())
-        ctx.issues.push({
-          code: 'custom',
-          path: ['field'],
-          message: 'Enter the field to compare',
-          input: c,
-        });
-      if (fieldBased && c.operator !== 'IS_DEFINED' && c.value.length > 1000)
-        ctx.issues.push({
-          code: 'custom',
-          path: ['value'],
-          message: 'Use at most 1000 characters',
-          input: c,
-        });
-      if (c.on === 'webhook' && !/^https?:\/\/\S+$/.test(c.webhookUrl.trim()))
-        ctx.issues.push({
-          code: 'custom',
-          path: ['webhookUrl'],
-          message: 'Enter the webhook’s URL (https://…)',
-          input: c,
-        });
-      if (c.on === 'isOnlineInLast' && !/^[1-9]\d*$/.test(c.value.trim()))
-        ctx.issues.push({
-          code: 'custom',
-          path: ['value'],
-          message: 'Enter a whole number above 0',
-          input: c,
-        });
-      if (c.on === 'previousStep' && !c.step)
-        ctx.issues.push({
-          code: 'custom',
-          path: ['step'],
-          message: 'Choose an earlier step',
-          input: c,
-        });
-    }),
-  );
+const WHOLE = /^[1-9]\d*$/;
 
-const step = z
-  .object({
-    type: z.string(),
-    name: z.string().check(z.maxLength(200, { error: 'Use at most 200 characters' })),
-    subject: z.string(),
-    content: z.string().check(z.maxLength(100_000, { error: 'Use at most 100,000 characters' })),
-    amount: z.string(),
-    backoffAmount: z.string(),
-    digestType: z.string(),
-    atTime: z.string(),
-    conditions: z.array(condition).check(z.maxLength(50, { error: 'Use at most 50 conditions' })),
-  })
-  .check(
-    z.superRefine((s, ctx) => {
-      const add = (path: string, message: string) =>
-        ctx.issues.push({ code: 'custom', path: [path], message, input: s });
-      const channel = s.type !== 'digest' && s.type !== 'delay';
-      if (channel && !s.content.trim()) add('content', 'Write the message');
-      if (s.type === 'email' && !s.subject.trim()) add('subject', 'Write the subject');
-      if (!channel && !positive.safeParse(s.amount).success)
-        add('amount', 'Enter a whole number above 0');
-      if (
-        s.type === 'digest' &&
-        s.digestType === 'backoff' &&
-        !positive.safeParse(s.backoffAmount).success
-      )
-        add('backoffAmount', 'Enter a whole number above 0');
-      if (
-        s.type === 'digest' &&
-        s.digestType === 'timed' &&
-        !/^([01]\d|2[0-3]):[0-5]\d$/.test(s.atTime)
-      )
-        add('atTime', 'Enter a time as HH:mm');
-    }),
-  );
+// One check over the whole step (its fields are all strings the page holds, so nothing before
+// it fails and stops it): every error of the step shows at once.
+const step = z.custom<StepDraft>().check(
+  z.superRefine((s, ctx) => {
+    const add = (path: (string | number)[], message: string) =>
+      ctx.issues.push({ code: 'custom', path, message, input: s });
+    const channel = s.type !== 'digest' && s.type !== 'delay';
+    if (s.name.length > 200) add(['name'], 'Use at most 200 characters');
+    if (channel && !s.content.trim()) add(['content'], 'Write the message');
+    if (s.content.length > 100_000) add(['content'], 'Use at most 100,000 characters');
+    if (s.type === 'email' && !s.subject.trim()) add(['subject'], 'Write the subject');
+    if (s.type === 'push' && s.title.length > 1000) add(['title'], 'Use at most 1000 characters');
+    if (!channel && !WHOLE.test(s.amount.trim())) add(['amount'], 'Enter a whole number above 0');
+    if (s.type === 'digest' && s.digestType === 'backoff' && !WHOLE.test(s.backoffAmount.trim()))
+      add(['backoffAmount'], 'Enter a whole number above 0');
+    if (
+      s.type === 'digest' &&
+      s.digestType === 'timed' &&
+      !/^([01]\d|2[0-3]):[0-5]\d$/.test(s.atTime)
+    )
+      add(['atTime'], 'Enter a time as HH:mm');
+    if (s.conditions.length > 50) add(['conditions'], 'Use at most 50 conditions');
+    s.conditions.forEach((c, i) =>
+      checkCondition(c, (path, message) => add(['conditions', i, path], message)),
+    );
+  }),
+);
 
 export const draftSchema = z.object({
   name: z
