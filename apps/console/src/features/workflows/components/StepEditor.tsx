@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useFormContext, useWatch, type FieldError } from 'react-hook-form';
 import { Field } from '../../../components/Field';
-import type { WorkflowDraft } from '../lib/draft';
+import { scheduledPath, type WorkflowDraft } from '../lib/draft';
 import { STEP_LABELS, TIME_UNITS, type Layout } from '../lib/types';
 import { FilterEditor } from './FilterEditor';
 import { TemplatePreview } from './TemplatePreview';
@@ -141,7 +141,13 @@ export function StepEditor({
         </label>
       </div>
 
-      {step.type === 'delay' && (
+      {step.type === 'delay' && scheduledPath(step) !== null && (
+        <p className="hint">
+          Waits until the date in the payload at <code>{scheduledPath(step)}</code> (set through the
+          API); kept as it is.
+        </p>
+      )}
+      {step.type === 'delay' && scheduledPath(step) === null && (
         <div className="workflow-grid">
           <Field
             label="Wait for"

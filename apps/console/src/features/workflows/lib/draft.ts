@@ -76,6 +76,17 @@ export interface StepDraft {
   // Filters: one group of conditions, joined by AND or OR (Novu's editor makes one group).
   filterJoin: 'AND' | 'OR';
   conditions: ConditionDraft[];
+  /**
+   * What the editor does not edit, read from the saved step and sent back unchanged (JSON):
+   * filter groups after the first, the in-app CTA, actor and feed, a timed digest's days.
+   */
+  kept: string;
+}
+
+interface Kept {
+  filters?: FilterAnswer[];
+  template?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
 }
 
 export interface WorkflowDraft {
@@ -140,6 +151,7 @@ export function newStep(type: StepType): StepDraft {
     atTime: '09:00',
     filterJoin: 'AND',
     conditions: [],
+    kept: '{}',
   };
 }
 
@@ -178,6 +190,22 @@ function conditionOf(c: Record<string, unknown>): ConditionDraft {
   };
 }
 
+function keptOf(step: StepAnswer): Kept {
+  const t = step.template as StepAnswer['template'] & Record<string, unknown>;
+  const template: Record<string, unknown> = {};
+  if (t.cta) template.cta = t.cta;
+  if (t.actor) template.actor = t.actor;
+  if (t._feedId) template.feedId = t._feedId;
+  const timed = (step.metadata?.timed ?? undefined) as Record<string, unknown> | undefined;
+  // A delay until a date in the payload (made through the API) is kept whole.
+  const scheduled = step.metadata?.type === 'scheduled' ? step.metadata : undefined;
+  return {
+    filters: step.filters.slice(1),
+    template,
+    ...((scheduled ?? timed) && { metadata: scheduled ?? { timed } }),
+  };
+}
+
 function stepOf(step: StepAnswer): StepDraft {
   const m = step.metadata ?? {};
   const t = step.template;
@@ -204,6 +232,7 @@ function stepOf(step: StepAnswer): StepDraft {
     atTime: timed.atTime ?? '09:00',
     filterJoin: filter?.value ?? 'AND',
     conditions: (filter?.children ?? []).map(conditionOf),
+    kept: JSON.stringify(keptOf(step)),
   };
 }
 
@@ -278,18 +307,32 @@ function stepBody(s: StepDraft) {
       ...(s.digestType === 'timed' && { timed: { atTime: s.atTime } }),
     };
   }
+  const kept = JSON.parse(s.kept) as Kept;
+  if (s.type === 'delay' && kept.metadata?.type === 'scheduled') metadata = kept.metadata;
+  Object.assign(template, { ...kept.template, ...template });
+  if (metadata && s.type === 'digest' && s.digestType === 'timed' && kept.metadata?.timed)
+    metadata.timed = { ...kept.metadata.timed, atTime: s.atTime };
+  const built =
+    s.conditions.length === 0
+      ? []
+      : [{ type: 'GROUP', value: s.filterJoin, children: s.conditions.map(conditionBody) }];
   return {
     ...(s._id && { _id: s._id }),
     uuid: s.uuid,
     name: opt(s.name) ?? null,
     active: s.active,
-    filters:
-      s.conditions.length === 0
-        ? []
-        : [{ type: 'GROUP', value: s.filterJoin, children: s.conditions.map(conditionBody) }],
+    filters: [...built, ...(kept.filters ?? [])],
     ...(metadata && { metadata }),
     template,
   };
+}
+
+/** The payload path a delay waits for, when it was made through the API to wait for a date. */
+export function scheduledPath(step: StepDraft): string | null {
+  const kept = JSON.parse(step.kept) as Kept;
+  return step.type === 'delay' && kept.metadata?.type === 'scheduled'
+    ? String(kept.metadata.delayPath)
+    : null;
 }
 
 export const tagsOf = (tags: string) => [
