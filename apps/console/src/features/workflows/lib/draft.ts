@@ -363,6 +363,8 @@ export const identifierOf = (name: string) =>
   name
     .toLowerCase()
     .normalize('NFKD')
+    // The accents NFKD split off go; the letters stay.
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 200);
