@@ -3,7 +3,7 @@ import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { Field } from '../../../components/Field';
 import { FILTER_SOURCES, OPERATORS, newCondition, type WorkflowDraft } from '../lib/draft';
 import { STEP_LABELS } from '../lib/types';
-import { Labelled } from './StepEditor';
+import { Labelled } from '../../../components/Labelled';
 
 const FIELD_SOURCES = new Set(['payload', 'tenant', 'subscriber', 'webhook']);
 

@@ -1,6 +1,7 @@
 import { useId } from 'react';
-import { useFormContext, useWatch, type FieldError } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { Field } from '../../../components/Field';
+import { Labelled } from '../../../components/Labelled';
 import { scheduledPath, type WorkflowDraft } from '../lib/draft';
 import { STEP_LABELS, TIME_UNITS, type Layout } from '../lib/types';
 import { FilterEditor } from './FilterEditor';
@@ -14,47 +15,6 @@ const UNIT_LABELS: Record<(typeof TIME_UNITS)[number], string> = {
   weeks: 'Weeks',
   months: 'Months',
 };
-
-/** A labelled select or textarea, with its error announced (Field is for inputs). */
-function Labelled({
-  label,
-  error,
-  hint,
-  children,
-}: {
-  label: string;
-  error?: FieldError | undefined;
-  hint?: string;
-  children: (props: {
-    id: string;
-    'aria-invalid'?: true;
-    'aria-describedby'?: string;
-  }) => React.ReactNode;
-}) {
-  const id = useId();
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {children({
-        id,
-        ...(error && { 'aria-invalid': true as const }),
-        ...(described && { 'aria-describedby': described }),
-      })}
-      {hint && (
-        <p id={`${id}-hint`} className="hint">
-          {hint}
-        </p>
-      )}
-      {error?.message && (
-        <p id={`${id}-error`} className="field-error">
-          {error.message}
-        </p>
-      )}
-    </div>
-  );
-}
-export { Labelled };
 
 function UnitSelect({
   name,
