@@ -13,7 +13,7 @@ import {
 // its own (sign-up is open on the e2e server), so its workflows are nobody else's.
 
 // Two axe runs and two widths of screenshots per page, on a machine shared with other runs.
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: 240_000 });
 
 const PASSWORD = 'a-long-enough-password';
 const unique = (who: string) =>
@@ -136,7 +136,7 @@ test('workflows: a workflow with a digest and a filter is built in the editor an
   request,
 }) => {
   // The longest flow of the section: three steps, two saves, a reload.
-  test.setTimeout(300_000);
+  test.setTimeout(480_000);
   const org = await newOrganization(page);
   await page.goto('/console/get-started');
   await openWorkflows(page);
