@@ -24,6 +24,12 @@ export const sections: readonly Section[] = [
     load: () => import('../features/get-started/pages/GetStarted'),
   },
   {
+    path: 'workflows',
+    label: 'Workflows',
+    subpages: true,
+    load: () => import('../features/workflows/pages/Workflows'),
+  },
+  {
     path: 'activity',
     label: 'Activity feed',
     subpages: true,

@@ -1,0 +1,217 @@
+import { useId } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { Field } from '../../../components/Field';
+import { Labelled } from '../../../components/Labelled';
+import { scheduledPath, type WorkflowDraft } from '../lib/draft';
+import { STEP_LABELS, TIME_UNITS, type Layout } from '../lib/types';
+import { FilterEditor } from './FilterEditor';
+import { TemplatePreview } from './TemplatePreview';
+
+const UNIT_LABELS: Record<(typeof TIME_UNITS)[number], string> = {
+  seconds: 'Seconds',
+  minutes: 'Minutes',
+  hours: 'Hours',
+  days: 'Days',
+  weeks: 'Weeks',
+  months: 'Months',
+};
+
+function UnitSelect({
+  name,
+  label,
+}: {
+  name: `steps.${number}.${'unit' | 'backoffUnit'}`;
+  label: string;
+}) {
+  const { register } = useFormContext<WorkflowDraft>();
+  return (
+    <Labelled label={label}>
+      {(props) => (
+        <select {...props} {...register(name)}>
+          {TIME_UNITS.map((u) => (
+            <option key={u} value={u}>
+              {UNIT_LABELS[u]}
+            </option>
+          ))}
+        </select>
+      )}
+    </Labelled>
+  );
+}
+
+/** One step: its name, its template (with the live preview) or its timing, and its filter. */
+export function StepEditor({
+  index,
+  count,
+  layouts,
+  payload,
+  onMove,
+  onRemove,
+}: {
+  index: number;
+  count: number;
+  layouts: Layout[];
+  payload: Record<string, unknown>;
+  onMove: (to: number) => void;
+  onRemove: () => void;
+}) {
+  const {
+    register,
+    control,
+    formState: { errors },
+  } = useFormContext<WorkflowDraft>();
+  const step = useWatch({ control, name: `steps.${index}` });
+  const e = errors.steps?.[index];
+  const p = `steps.${index}` as const;
+  const label = STEP_LABELS[step.type];
+  const titleId = useId();
+
+  return (
+    <section className="step-editor" aria-labelledby={titleId} data-testid="step-editor">
+      <div className="step-editor-head">
+        <h3 id={titleId}>
+          Step {index + 1}: {label}
+        </h3>
+        <div className="step-editor-tools">
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            disabled={index === 0}
+            onClick={() => onMove(index - 1)}
+          >
+            Move up
+          </button>
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            disabled={index === count - 1}
+            onClick={() => onMove(index + 1)}
+          >
+            Move down
+          </button>
+          <button type="button" className="button button-secondary button-small" onClick={onRemove}>
+            Remove step
+          </button>
+        </div>
+      </div>
+      <div className="workflow-grid">
+        <Field label="Step name" error={e?.name} {...register(`${p}.name`)} />
+        <label className="check step-active">
+          <input type="checkbox" {...register(`${p}.active`)} /> Step active
+        </label>
+      </div>
+
+      {step.type === 'delay' && scheduledPath(step) !== null && (
+        <p className="hint">
+          Waits until the date in the payload at <code>{scheduledPath(step)}</code> (set through the
+          API); kept as it is.
+        </p>
+      )}
+      {step.type === 'delay' && scheduledPath(step) === null && (
+        <div className="workflow-grid">
+          <Field
+            label="Wait for"
+            inputMode="numeric"
+            error={e?.amount}
+            {...register(`${p}.amount`)}
+          />
+          <UnitSelect name={`${p}.unit`} label="Unit" />
+        </div>
+      )}
+
+      {step.type === 'digest' && (
+        <>
+          <Labelled label="Digest type">
+            {(props) => (
+              <select {...props} {...register(`${p}.digestType`)}>
+                <option value="regular">Regular: collect for a time window</option>
+                <option value="backoff">Backoff: only when events come close together</option>
+                <option value="timed">Timed: at a time of day</option>
+              </select>
+            )}
+          </Labelled>
+          <div className="workflow-grid">
+            <Field
+              label="Collect events for"
+              inputMode="numeric"
+              error={e?.amount}
+              {...register(`${p}.amount`)}
+            />
+            <UnitSelect name={`${p}.unit`} label="Window unit" />
+            {step.digestType === 'backoff' && (
+              <>
+                <Field
+                  label="Backoff window"
+                  inputMode="numeric"
+                  hint="An event within this long of the previous one starts a digest."
+                  error={e?.backoffAmount}
+                  {...register(`${p}.backoffAmount`)}
+                />
+                <UnitSelect name={`${p}.backoffUnit`} label="Backoff unit" />
+              </>
+            )}
+            {step.digestType === 'timed' && (
+              <Field
+                label="Send at (HH:mm)"
+                placeholder="09:00"
+                error={e?.atTime}
+                {...register(`${p}.atTime`)}
+              />
+            )}
+            <Field
+              label="Digest key (optional)"
+              hint="A payload path: events are digested apart for each of its values."
+              error={e?.digestKey}
+              {...register(`${p}.digestKey`)}
+            />
+          </div>
+        </>
+      )}
+
+      {step.type === 'email' && (
+        <div className="workflow-grid">
+          <Field label="Subject" error={e?.subject} {...register(`${p}.subject`)} />
+          <Field label="Preheader (optional)" {...register(`${p}.preheader`)} />
+          <Field label="Sender name (optional)" {...register(`${p}.senderName`)} />
+          <Labelled label="Layout" hint="The frame the e-mail is placed in (Layouts section).">
+            {(props) => (
+              <select {...props} {...register(`${p}.layoutId`)}>
+                <option value="">The environment’s default layout</option>
+                {layouts.map((l) => (
+                  <option key={l._id} value={l._id}>
+                    {l.name}
+                    {l.isDefault ? ' (default)' : ''}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Labelled>
+        </div>
+      )}
+      {step.type === 'push' && <Field label="Title" error={e?.title} {...register(`${p}.title`)} />}
+
+      {step.type !== 'digest' && step.type !== 'delay' && (
+        <>
+          <Labelled
+            label={step.type === 'email' ? 'Body (HTML)' : 'Message'}
+            hint="Handlebars: {{name}} reads the payload, {{subscriber.firstName}} the subscriber."
+            error={e?.content}
+          >
+            {(props) => (
+              <textarea
+                {...props}
+                rows={step.type === 'email' ? 10 : 4}
+                spellCheck={step.type !== 'email'}
+                className={step.type === 'email' ? 'code-input' : undefined}
+                {...register(`${p}.content`)}
+              />
+            )}
+          </Labelled>
+          <TemplatePreview step={step} payload={payload} />
+        </>
+      )}
+
+      <FilterEditor index={index} />
+    </section>
+  );
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import {
+  draftOf,
+  draftSchema,
+  identifierOf,
+  newStep,
+  workflowBody,
+  emptyDraft,
+} from '../src/features/workflows/lib/draft.js';
+import { parsePayload } from '../src/features/workflows/lib/payload.js';
+import type { Workflow } from '../src/features/workflows/lib/types.js';
+
+const saved: Workflow = {
+  _id: 'w1',
+  _notificationGroupId: 'g1',
+  name: 'Order shipped',
+  description: null,
+  active: true,
+  critical: false,
+  tags: ['orders'],
+  preferenceSettings: { in_app: true, email: true, sms: false, chat: true, push: true },
+  triggers: [{ identifier: 'order-shipped', variables: [] }],
+  updatedAt: '2026-11-27T00:00:00.000Z',
+  steps: [
+    {
+      _id: 's1',
+      uuid: 'u1',
+      name: null,
+      active: true,
+      shouldStopOnFail: false,
+      filters: [],
+      template: {
+        _id: 's1',
+        type: 'in_app',
+        content: 'Hi',
+        _feedId: 'feed-1',
+        ...({ cta: { type: 'redirect', data: { url: '/orders' } } } as object),
+      },
+    },
+    {
+      _id: 's2',
+      uuid: 'u2',
+      name: 'Wait',
+      active: true,
+      shouldStopOnFail: false,
+      filters: [],
+      metadata: { type: 'scheduled', delayPath: 'sendAt' },
+      template: { _id: 's2', type: 'delay', content: '', _feedId: null },
+    },
+    {
+      _id: 's3',
+      uuid: 'u3',
+      name: 'Digest',
+      active: true,
+      shouldStopOnFail: false,
+      filters: [
+        {
+          value: 'OR',
+          children: [
+            { on: 'payload', field: 'total', operator: 'LARGER', value: 100 },
+            { on: 'previousStep', step: 'u1', stepType: 'unread' },
+          ],
+        },
+        { value: 'AND', children: [{ on: 'isOnline', value: false }] },
+      ],
+      metadata: {
+        type: 'timed',
+        amount: 1,
+        unit: 'days',
+        timed: { atTime: '08:00', weekDays: ['monday'] },
+      },
+      template: { _id: 's3', type: 'digest', content: '', _feedId: null },
+    },
+  ],
+};
+
+describe('the workflow editor’s form model', () => {
+  it('reads a workflow and writes it back as the routes take it, keeping what it does not edit', () => {
+    const draft = draftOf(saved);
+    draft.steps[2]!.atTime = '09:30';
+    const body = workflowBody(draft);
+    expect(body).toMatchObject({
+      name: 'Order shipped',
+      identifier: 'order-shipped',
+      notificationGroupId: 'g1',
+      tags: ['orders'],
+      preferenceSettings: { sms: false, email: true },
+    });
+    const [inApp, delay, digest] = body.steps;
+    expect(inApp).toMatchObject({
+      _id: 's1',
+      uuid: 'u1',
+      template: {
+        type: 'in_app',
+        content: 'Hi',
+        feedId: 'feed-1',
+        cta: { data: { url: '/orders' } },
+      },
+    });
+    expect(delay!.metadata).toEqual({ type: 'scheduled', delayPath: 'sendAt' });
+    expect(digest!.metadata).toEqual({
+      type: 'timed',
+      amount: 1,
+      unit: 'days',
+      timed: { atTime: '09:30', weekDays: ['monday'] },
+    });
+    expect(digest!.filters).toEqual([
+      {
+        type: 'GROUP',
+        value: 'OR',
+        children: [
+          { on: 'payload', field: 'total', operator: 'LARGER', value: 100 },
+          { on: 'previousStep', step: 'u1', stepType: 'unread' },
+        ],
+      },
+      { value: 'AND', children: [{ on: 'isOnline', value: false }] },
+    ]);
+  });
+
+  it('checks every field of a step at once, beside its field', () => {
+    const draft = emptyDraft('g1');
+    const email = { ...newStep('email'), subject: ' ' };
+    email.conditions = [
+      {
+        on: 'webhook',
+        field: '',
+        operator: 'EQUAL',
+        value: '',
+        webhookUrl: 'not a url',
+        online: 'true',
+        timeOperator: 'minutes',
+        step: '',
+        stepType: 'read',
+      },
+    ];
+    draft.steps = [email, { ...newStep('digest'), digestType: 'backoff', backoffAmount: '0' }];
+    const result = draftSchema.safeParse(draft);
+    expect(result.success).toBe(false);
+    const paths = result.error!.issues.map((i) => i.path.join('.'));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'name',
+        'identifier',
+        'steps.0.subject',
+        'steps.0.conditions.0.field',
+        'steps.0.conditions.0.webhookUrl',
+        'steps.1.backoffAmount',
+      ]),
+    );
+  });
+
+  it('makes identifiers the server accepts, and reads payloads as JSON objects only', () => {
+    expect(identifierOf('  Órder shipped! 2 ')).toBe('order-shipped-2');
+    expect(parsePayload('{"a": 1}')).toEqual({ ok: true, value: { a: 1 } });
+    expect(parsePayload('')).toEqual({ ok: true, value: {} });
+    expect(parsePayload('[1]').ok).toBe(false);
+    expect(parsePayload('{').ok).toBe(false);
+  });
+});
