@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { PendingBadge } from '../features/changes/components/PendingBadge';
 
 export interface Section {
   /** Under /console; also the section's id in tests and in the bundle bench. */
@@ -11,6 +12,8 @@ export interface Section {
   subpages?: boolean;
   /** The section's own chunk, loaded when it is first opened. */
   load: () => Promise<{ default: ComponentType }>;
+  /** A small count beside the label in the navigation (in the first bundle: keep it tiny). */
+  Badge?: ComponentType;
 }
 
 // The left navigation, in Novu's order: Get started, Integrations, Workflows, Changes,
@@ -22,6 +25,13 @@ export const sections: readonly Section[] = [
     path: 'get-started',
     label: 'Get started',
     load: () => import('../features/get-started/pages/GetStarted'),
+  },
+  {
+    path: 'changes',
+    label: 'Changes',
+    subpages: true,
+    load: () => import('../features/changes/pages/Changes'),
+    Badge: PendingBadge,
   },
   {
     path: 'activity',
