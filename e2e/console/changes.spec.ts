@@ -57,7 +57,7 @@ test('changes: a workflow waits with its difference, is promoted, changed, promo
   request,
 }) => {
   // A long story (two promotions, a refusal, a rollback), with axe and photographs on the way.
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const org = await newOrganization(page, request);
   const name = `Booking confirmed ${Date.now()}`;
   const workflow = await createWorkflow(request, org, name);
@@ -180,6 +180,7 @@ test('changes: a member sees the changes and their difference, no control, and t
   page,
   request,
 }) => {
+  test.setTimeout(180_000);
   const org = await newOrganization(page, request, 'Member view');
   const name = `Member view ${Date.now()}`;
   await createWorkflow(request, org, name);
@@ -228,6 +229,7 @@ test('changes: Production says changes are made in Development; errors are shown
   page,
   request,
 }) => {
+  test.setTimeout(180_000);
   await newOrganization(page, request, 'Production view');
   await page.goto('/console/changes');
   await expect(page.getByRole('heading', { name: 'Nothing waits to be promoted' })).toBeVisible();

@@ -40,6 +40,11 @@ export const sections: readonly Section[] = [
     load: () => import('../features/activity/pages/Activity'),
   },
   {
+    path: 'analytics',
+    label: 'Analytics',
+    load: () => import('../features/analytics/pages/Analytics'),
+  },
+  {
     path: 'settings',
     label: 'Settings',
     subpages: true,
