@@ -52,6 +52,7 @@ export function Layout() {
               {/* A section chosen on a phone closes the menu. */}
               <NavLink to={`/${section.path}`} onClick={() => setMenuOpen(false)}>
                 {section.label}
+                {section.Badge && <section.Badge />}
               </NavLink>
             </li>
           ))}

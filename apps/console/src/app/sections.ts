@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { PendingBadge } from '../features/changes/components/PendingBadge';
 
 export interface Section {
   /** Under /console; also the section's id in tests and in the bundle bench. */
@@ -11,6 +12,8 @@ export interface Section {
   subpages?: boolean;
   /** The section's own chunk, loaded when it is first opened. */
   load: () => Promise<{ default: ComponentType }>;
+  /** A small count beside the label in the navigation (in the first bundle: keep it tiny). */
+  Badge?: ComponentType;
 }
 
 // The left navigation, in Novu's order: Get started, Integrations, Workflows, Changes,
@@ -30,10 +33,22 @@ export const sections: readonly Section[] = [
     load: () => import('../features/workflows/pages/Workflows'),
   },
   {
+    path: 'changes',
+    label: 'Changes',
+    subpages: true,
+    load: () => import('../features/changes/pages/Changes'),
+    Badge: PendingBadge,
+  },
+  {
     path: 'activity',
     label: 'Activity feed',
     subpages: true,
     load: () => import('../features/activity/pages/Activity'),
+  },
+  {
+    path: 'analytics',
+    label: 'Analytics',
+    load: () => import('../features/analytics/pages/Analytics'),
   },
   {
     path: 'settings',
