@@ -85,7 +85,7 @@ export function OutcomesChart({ data }: { data: Deliveries }) {
           {OUTCOMES.map((o) => (
             <Line
               key={o.key}
-              type="monotone"
+              type="linear"
               dataKey={o.key}
               name={o.label}
               stroke={o.color}
@@ -149,7 +149,7 @@ export function LatencyChart({ data }: { data: Deliveries }) {
           <Tooltip {...tooltipStyle} formatter={(v) => duration(Number(v))} />
           <Legend />
           <Line
-            type="monotone"
+            type="linear"
             dataKey="p50Ms"
             name="p50"
             stroke="var(--chart-sent)"
@@ -158,7 +158,7 @@ export function LatencyChart({ data }: { data: Deliveries }) {
             isAnimationActive={false}
           />
           <Line
-            type="monotone"
+            type="linear"
             dataKey="p99Ms"
             name="p99"
             stroke="var(--chart-failed)"

@@ -14,7 +14,9 @@ export function ProviderTable({ data }: { data: Deliveries }) {
           <thead>
             <tr>
               <th scope="col">Channel</th>
-              <th scope="col">Provider</th>
+              <th scope="col" className="text-column">
+                Provider
+              </th>
               <th scope="col">Sent</th>
               <th scope="col">Delivered</th>
               <th scope="col">Failed</th>
