@@ -30,6 +30,18 @@ export const sections: readonly Section[] = [
     load: () => import('../features/activity/pages/Activity'),
   },
   {
+    path: 'subscribers',
+    label: 'Subscribers',
+    subpages: true,
+    load: () => import('../features/subscribers/pages/Subscribers'),
+  },
+  {
+    path: 'topics',
+    label: 'Topics',
+    subpages: true,
+    load: () => import('../features/topics/pages/Topics'),
+  },
+  {
     path: 'settings',
     label: 'Settings',
     subpages: true,
