@@ -42,6 +42,12 @@ export const sections: readonly Section[] = [
     load: () => import('../features/topics/pages/Topics'),
   },
   {
+    path: 'layouts',
+    label: 'Layouts',
+    subpages: true,
+    load: () => import('../features/layouts/pages/Layouts'),
+  },
+  {
     path: 'settings',
     label: 'Settings',
     subpages: true,

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { useSignedIn } from '../../../lib/session';
@@ -80,7 +81,9 @@ export function Preferences({ subscriberId }: { subscriberId: string }) {
                 key={item.template._id}
                 item={item}
                 busy={change.isPending}
-                onChange={(c) => change.mutate({ templateId: item.template._id, ...c })}
+                onChange={(c, done) =>
+                  change.mutate({ templateId: item.template._id, ...c }, { onSettled: done })
+                }
               />
             ))}
           </ul>
@@ -99,9 +102,19 @@ function PreferenceRow({
   busy: boolean;
   onChange: (
     change: { channel: { type: Channel; enabled: boolean } } | { enabled: boolean },
+    done: () => void,
   ) => void;
 }) {
-  const { template, preference } = item;
+  const { template } = item;
+  // The choice shows at once (set in the click itself) until the list is read again.
+  const [draft, setDraft] = useState<{
+    enabled?: boolean;
+    channels?: Partial<Record<Channel, boolean>>;
+  }>({});
+  const preference = {
+    enabled: draft.enabled ?? item.preference.enabled,
+    channels: { ...item.preference.channels, ...draft.channels },
+  };
   const channels = CHANNELS.filter((c) => preference.channels[c] !== undefined);
   const locked = template.critical || busy;
   return (
@@ -117,7 +130,11 @@ function PreferenceRow({
             type="checkbox"
             checked={preference.enabled}
             disabled={locked}
-            onChange={(event) => onChange({ enabled: event.target.checked })}
+            onChange={(event) => {
+              const enabled = event.target.checked;
+              setDraft((d) => ({ ...d, enabled }));
+              onChange({ enabled }, () => setDraft({}));
+            }}
           />
           All
         </label>
@@ -127,9 +144,11 @@ function PreferenceRow({
               type="checkbox"
               checked={preference.channels[channel] ?? false}
               disabled={locked || !preference.enabled}
-              onChange={(event) =>
-                onChange({ channel: { type: channel, enabled: event.target.checked } })
-              }
+              onChange={(event) => {
+                const enabled = event.target.checked;
+                setDraft((d) => ({ ...d, channels: { ...d.channels, [channel]: enabled } }));
+                onChange({ channel: { type: channel, enabled } }, () => setDraft({}));
+              }}
             />
             {CHANNEL_LABEL[channel]}
           </label>
