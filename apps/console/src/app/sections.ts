@@ -42,6 +42,12 @@ export const sections: readonly Section[] = [
     load: () => import('../features/topics/pages/Topics'),
   },
   {
+    path: 'tenants',
+    label: 'Tenants',
+    subpages: true,
+    load: () => import('../features/tenants/pages/Tenants'),
+  },
+  {
     path: 'layouts',
     label: 'Layouts',
     subpages: true,
