@@ -57,7 +57,7 @@ const tokenOf = (answer: unknown) =>
     'token',
   );
 
-/** Grace, who accepted an invitation (in a request context without the page's cookies). */
+/** Grace, a member who accepted an invitation (in a request context without the page's cookies). */
 export async function addMember(request: APIRequestContext, org: Organization, role = 'member') {
   const email = unique('grace');
   const invite = await request.post('/v1/invites', {
@@ -69,8 +69,10 @@ export async function addMember(request: APIRequestContext, org: Organization, r
     data: { password: PASSWORD, firstName: 'Grace', lastName: 'Hopper' },
   });
   expect(accept.status(), await accept.text()).toBe(200);
-  const { token } = ((await accept.json()) as { data: { token: string } }).data;
-  return { email, token };
+  const { token, user } = (
+    (await accept.json()) as { data: { token: string; user: { _id: string } } }
+  ).data;
+  return { email, token, id: user._id };
 }
 
 /** Signs the page in with the sign-in form. */

@@ -51,6 +51,30 @@ export const sections: readonly Section[] = [
     load: () => import('../features/analytics/pages/Analytics'),
   },
   {
+    path: 'subscribers',
+    label: 'Subscribers',
+    subpages: true,
+    load: () => import('../features/subscribers/pages/Subscribers'),
+  },
+  {
+    path: 'topics',
+    label: 'Topics',
+    subpages: true,
+    load: () => import('../features/topics/pages/Topics'),
+  },
+  {
+    path: 'tenants',
+    label: 'Tenants',
+    subpages: true,
+    load: () => import('../features/tenants/pages/Tenants'),
+  },
+  {
+    path: 'layouts',
+    label: 'Layouts',
+    subpages: true,
+    load: () => import('../features/layouts/pages/Layouts'),
+  },
+  {
     path: 'settings',
     label: 'Settings',
     subpages: true,

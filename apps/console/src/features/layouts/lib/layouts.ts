@@ -1,0 +1,97 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { z } from '../../../lib/forms';
+import { useSignedIn } from '../../../lib/session';
+
+// The layouts section's reads and rules (Novu 0.24's `/v1/layouts`), keyed by the session's token.
+
+export interface Layout {
+  _id: string;
+  name: string;
+  identifier: string;
+  description?: string;
+  content: string;
+  variables: { name: string; type: string; required: boolean; defaultValue?: unknown }[];
+  isDefault: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const PAGE_SIZE = 20;
+export const layoutPath = (id: string) => `/v1/layouts/${encodeURIComponent(id)}`;
+
+export function useLayouts(page: number) {
+  const { token } = useSignedIn();
+  return useQuery({
+    queryKey: ['layouts', token, page],
+    queryFn: () =>
+      api<{ data: Layout[]; totalCount: number }>(`/v1/layouts?page=${page}&pageSize=${PAGE_SIZE}`),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useLayout(id: string) {
+  const { token } = useSignedIn();
+  return useQuery({
+    queryKey: ['layout', token, id],
+    queryFn: () => api<{ data: Layout }>(layoutPath(id)).then((r) => r.data),
+    retry: false,
+  });
+}
+
+/**
+ * The server's rendering of an e-mail inside the saved layout (decision 054's preview): a
+ * sample body in the layout's `{{{body}}}`, with the organization's branding.
+ */
+export function usePreview(layout: Layout) {
+  const { token } = useSignedIn();
+  return useQuery({
+    queryKey: ['layout-preview', token, layout._id, layout.updatedAt],
+    queryFn: () =>
+      api<{ data: { html: string } }>('/v1/content-templates/preview/email', {
+        method: 'POST',
+        body: {
+          layoutId: layout._id,
+          subject: 'A sample e-mail',
+          content: '<p>This is where each e-mail’s own content goes.</p>',
+          payload: {},
+        },
+      }).then((r) => r.data.html),
+  });
+}
+
+const line = (what: string) =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, { error: `Enter ${what}` }),
+      z.maxLength(200, { error: 'Use at most 200 characters' }),
+    );
+
+export const layoutSchema = z.object({
+  name: line('a name'),
+  identifier: line('an identifier'),
+  description: z.string().check(z.maxLength(2000, { error: 'Use at most 2000 characters' })),
+  content: z.string().check(
+    z.minLength(1, { error: 'Enter the layout’s HTML' }),
+    z.maxLength(500_000, { error: 'Use at most 500,000 characters' }),
+    z.refine((html) => html.includes('{{{body}}}'), {
+      error: 'Place each e-mail’s content with {{{body}}}',
+    }),
+  ),
+});
+export type LayoutValues = z.infer<typeof layoutSchema>;
+
+export const STARTER_HTML = `<!doctype html>
+<html>
+  <body style="margin:0;padding:24px;font-family:sans-serif;background:#f4f4f5">
+    <div style="max-width:600px;margin:0 auto;background:#fff;padding:24px">
+      {{{body}}}
+    </div>
+    <p style="text-align:center;color:#52525b">{{footerText}}</p>
+  </body>
+</html>`;
+
+const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
+export const when = (iso: string) => dateTime.format(new Date(iso));

@@ -1,0 +1,203 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError } from '../../../lib/api';
+import { useSignedIn } from '../../../lib/session';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { FormAlert } from '../../../components/FormAlert';
+import { SandboxedHtml } from '../../../components/SandboxedHtml';
+import { ErrorState, Loading } from '../../../components/States';
+import { LayoutForm } from '../components/LayoutForm';
+import { layoutPath, useLayout, usePreview, type Layout, type LayoutValues } from '../lib/layouts';
+
+/** A layout: its fields and HTML, the server's preview of it, default, deletion. */
+export function LayoutDetail() {
+  const id = useParams().layoutId!;
+  const layout = useLayout(id);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [id]);
+
+  return (
+    <div className="page records">
+      <header className="records-header">
+        <div>
+          <p>
+            <Link to="/layouts">Layouts</Link>
+          </p>
+          <h1 ref={heading} tabIndex={-1}>
+            {layout.data?.name ?? 'Layout'}
+            {layout.data?.isDefault && <span className="tag"> Default</span>}
+          </h1>
+        </div>
+      </header>
+      {layout.isPending ? (
+        <Loading label="Loading the layout…" />
+      ) : layout.isError ? (
+        layout.error instanceof ApiError && layout.error.status === 404 ? (
+          <div className="card" role="status">
+            <p className="records-empty">
+              This layout is not in this environment. <Link to="/layouts">See the layouts</Link>
+            </p>
+          </div>
+        ) : (
+          <ErrorState message={layout.error.message} retry={() => void layout.refetch()} />
+        )
+      ) : (
+        <Loaded layout={layout.data} />
+      )}
+    </div>
+  );
+}
+
+function Loaded({ layout }: { layout: Layout }) {
+  const { token } = useSignedIn();
+  const queryClient = useQueryClient();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['layout', token, layout._id] });
+    void queryClient.invalidateQueries({ queryKey: ['layouts', token] });
+  };
+  const save = useMutation({
+    mutationFn: (values: LayoutValues) =>
+      api(layoutPath(layout._id), {
+        method: 'PATCH',
+        body: {
+          name: values.name.trim(),
+          identifier: values.identifier.trim(),
+          description: values.description.trim() || null,
+          content: values.content,
+        },
+      }),
+    onSuccess: () => {
+      setNotice('The layout was saved.');
+      refresh();
+    },
+  });
+  const makeDefault = useMutation({
+    mutationFn: () => api(`${layoutPath(layout._id)}/default`, { method: 'POST' }),
+    onSuccess: refresh,
+  });
+  return (
+    <>
+      <section className="card" aria-labelledby="layout-actions-title">
+        <h2 id="layout-actions-title" className="visually-hidden">
+          Actions
+        </h2>
+        <div className="records-actions">
+          {layout.isDefault ? (
+            <p className="muted">E-mail steps that name no layout are sent in this one.</p>
+          ) : (
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={makeDefault.isPending}
+              onClick={() => makeDefault.mutate()}
+            >
+              {makeDefault.isPending ? 'Setting…' : 'Make it the default'}
+            </button>
+          )}
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => setDeleting(true)}
+          >
+            Delete the layout
+          </button>
+        </div>
+        <FormAlert message={makeDefault.error?.message} />
+      </section>
+      <section className="card" aria-labelledby="layout-edit-title">
+        <h2 id="layout-edit-title">Layout</h2>
+        <LayoutForm
+          initial={{
+            name: layout.name,
+            identifier: layout.identifier,
+            description: layout.description ?? '',
+            content: layout.content,
+          }}
+          submitLabel="Save the layout"
+          busy={save.isPending}
+          error={save.error?.message}
+          notice={notice}
+          onSubmit={(values) => {
+            setNotice(null);
+            save.mutate(values);
+          }}
+        />
+      </section>
+      <section className="card" aria-labelledby="variables-title">
+        <h2 id="variables-title">Variables</h2>
+        {layout.variables.length === 0 ? (
+          <p className="records-empty">
+            The HTML reads no variable. Write {'{{name}}'} in it to read one from the trigger's
+            payload.
+          </p>
+        ) : (
+          <ul className="records-list">
+            {layout.variables.map((v) => (
+              <li key={v.name}>
+                <code>{v.name}</code>
+                <span className="muted">
+                  {v.type}
+                  {v.required ? ', required' : ''}
+                  {v.defaultValue !== undefined && `, default ${JSON.stringify(v.defaultValue)}`}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <Preview layout={layout} />
+      {deleting && <DeleteLayout layout={layout} onClose={() => setDeleting(false)} />}
+    </>
+  );
+}
+
+/** The saved layout as the server renders it (with a sample body), in the sandboxed frame. */
+function Preview({ layout }: { layout: Layout }) {
+  const preview = usePreview(layout);
+  return (
+    <section className="card" aria-labelledby="preview-title">
+      <h2 id="preview-title">Preview</h2>
+      <p className="muted">The saved layout around a sample e-mail, as the server renders it.</p>
+      {preview.isPending ? (
+        <Loading label="Rendering the preview…" />
+      ) : preview.isError ? (
+        <ErrorState message={preview.error.message} retry={() => void preview.refetch()} />
+      ) : (
+        <SandboxedHtml html={preview.data} title={`Preview of the layout ${layout.name}`} />
+      )}
+    </section>
+  );
+}
+
+function DeleteLayout({ layout, onClose }: { layout: Layout; onClose: () => void }) {
+  const { token } = useSignedIn();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const remove = useMutation({
+    mutationFn: () => api(layoutPath(layout._id), { method: 'DELETE' }),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: ['layout', token, layout._id] });
+      void queryClient.invalidateQueries({ queryKey: ['layouts', token] });
+      void navigate('/layouts');
+    },
+  });
+  return (
+    <ConfirmDialog
+      title={`Delete ${layout.name}?`}
+      confirmLabel="Delete"
+      busyLabel="Deleting…"
+      busy={remove.isPending}
+      error={remove.error?.message ?? null}
+      onConfirm={() => remove.mutate()}
+      onClose={onClose}
+    >
+      <p>
+        The layout <code>{layout.identifier}</code> goes. The default layout and one an e-mail step
+        uses cannot be deleted.
+      </p>
+    </ConfirmDialog>
+  );
+}

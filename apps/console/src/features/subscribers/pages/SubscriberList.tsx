@@ -1,0 +1,114 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ErrorState, Loading } from '../../../components/States';
+import { Pager } from '../../../components/Pager';
+import { nameOf, useSubscribers, when } from '../lib/queries';
+
+/**
+ * The environment's subscribers, a page at a time (the server lists them oldest first and has
+ * no text search: a subscriber is found by the ID your system gave them).
+ */
+export function SubscriberList() {
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(0, Number(params.get('page')) || 0);
+  const subscribers = useSubscribers(page);
+  const navigate = useNavigate();
+  const findId = useId();
+  const [wanted, setWanted] = useState('');
+
+  const find = (event: FormEvent) => {
+    event.preventDefault();
+    const id = wanted.trim();
+    if (id) void navigate(`/subscribers/${encodeURIComponent(id)}`);
+  };
+
+  return (
+    <div className="page records">
+      <header className="records-header">
+        <div>
+          <h1>Subscribers</h1>
+          <p className="muted">
+            The people your workflows notify, with their contact details, channels and preferences.
+          </p>
+        </div>
+        <Link to="/subscribers/new" className="button button-primary">
+          Add a subscriber
+        </Link>
+      </header>
+      <div className="card">
+        <form className="records-toolbar" role="search" onSubmit={find}>
+          <div className="field">
+            <label htmlFor={findId}>Find by subscriber ID</label>
+            <input
+              id={findId}
+              value={wanted}
+              autoComplete="off"
+              onChange={(event) => setWanted(event.target.value)}
+            />
+          </div>
+          <button type="submit" className="button button-secondary">
+            Open
+          </button>
+        </form>
+        {subscribers.isPending ? (
+          <Loading label="Loading the subscribers…" />
+        ) : subscribers.isError ? (
+          <ErrorState
+            message={subscribers.error.message}
+            retry={() => void subscribers.refetch()}
+          />
+        ) : subscribers.data.data.length === 0 ? (
+          <p className="records-empty">
+            {page === 0 ? (
+              <>
+                No subscriber yet. <Link to="/subscribers/new">Add one</Link>, or let a trigger or
+                your backend's <code>identify</code> call create them.
+              </>
+            ) : (
+              <>
+                This page is empty. <Link to="/subscribers">Go to the first page</Link>
+              </>
+            )}
+          </p>
+        ) : (
+          <>
+            <table className="records-table">
+              <thead>
+                <tr>
+                  <th scope="col">Subscriber</th>
+                  <th scope="col">Subscriber ID</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Phone</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {subscribers.data.data.map((s) => (
+                  <tr key={s._id}>
+                    <th scope="row">
+                      <Link to={`/subscribers/${encodeURIComponent(s.subscriberId)}`}>
+                        {nameOf(s)}
+                      </Link>
+                    </th>
+                    <td data-label="Subscriber ID">
+                      <code>{s.subscriberId}</code>
+                    </td>
+                    <td data-label="E-mail">{s.email ?? '—'}</td>
+                    <td data-label="Phone">{s.phone ?? '—'}</td>
+                    <td data-label="Created">{when(s.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager
+              page={page}
+              hasMore={subscribers.data.hasMore}
+              label="Subscriber pages"
+              onPage={(next) => setParams(next === 0 ? {} : { page: String(next) })}
+            />
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

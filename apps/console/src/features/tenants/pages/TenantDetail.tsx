@@ -1,0 +1,142 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError } from '../../../lib/api';
+import { jsonText, parseJsonObject } from '../../../lib/json';
+import { useSignedIn } from '../../../lib/session';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { ErrorState, Loading } from '../../../components/States';
+import { TenantForm } from '../components/TenantForm';
+import { Overrides } from '../components/Overrides';
+import { tenantPath, useTenant, type Tenant, type TenantValues } from '../lib/tenants';
+
+/** A tenant: its name, identifier and data, its workflow overrides, and its deletion. */
+export function TenantDetail() {
+  const identifier = useParams().identifier!;
+  const tenant = useTenant(identifier);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [identifier]);
+
+  return (
+    <div className="page records">
+      <header className="records-header">
+        <div>
+          <p>
+            <Link to="/tenants">Tenants</Link>
+          </p>
+          <h1 ref={heading} tabIndex={-1}>
+            {tenant.data?.name ?? identifier}
+          </h1>
+          <p className="muted">
+            Identifier <code>{identifier}</code>
+          </p>
+        </div>
+      </header>
+      {tenant.isPending ? (
+        <Loading label="Loading the tenant…" />
+      ) : tenant.isError ? (
+        tenant.error instanceof ApiError && tenant.error.status === 404 ? (
+          <div className="card" role="status">
+            <p className="records-empty">
+              No tenant has the identifier {identifier} in this environment.{' '}
+              <Link to="/tenants">See the tenants</Link>
+            </p>
+          </div>
+        ) : (
+          <ErrorState message={tenant.error.message} retry={() => void tenant.refetch()} />
+        )
+      ) : (
+        <Loaded tenant={tenant.data} />
+      )}
+    </div>
+  );
+}
+
+function Loaded({ tenant }: { tenant: Tenant }) {
+  const { token } = useSignedIn();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const save = useMutation({
+    mutationFn: (values: TenantValues) =>
+      api<{ data: Tenant }>(tenantPath(tenant.identifier), {
+        method: 'PATCH',
+        body: {
+          name: values.name.trim(),
+          data: parseJsonObject(values.data) ?? {},
+          ...(values.identifier.trim() !== tenant.identifier && {
+            identifier: values.identifier.trim(),
+          }),
+        },
+      }),
+    onSuccess: ({ data }) => {
+      void queryClient.invalidateQueries({ queryKey: ['tenants', token] });
+      queryClient.setQueryData(['tenant', token, data.identifier], data);
+      setNotice('The tenant was saved.');
+      if (data.identifier !== tenant.identifier)
+        void navigate(`/tenants/${encodeURIComponent(data.identifier)}`, { replace: true });
+    },
+  });
+  return (
+    <>
+      <section className="card" aria-labelledby="tenant-title">
+        <h2 id="tenant-title">Details</h2>
+        <TenantForm
+          initial={{
+            identifier: tenant.identifier,
+            name: tenant.name ?? '',
+            data: jsonText(tenant.data),
+          }}
+          submitLabel="Save the tenant"
+          busy={save.isPending}
+          error={save.error?.message}
+          notice={notice}
+          onSubmit={(values) => {
+            setNotice(null);
+            save.mutate(values);
+          }}
+        />
+      </section>
+      <Overrides tenant={tenant} />
+      <section className="card" aria-labelledby="delete-title">
+        <h2 id="delete-title">Delete the tenant</h2>
+        <button type="button" className="button button-secondary" onClick={() => setDeleting(true)}>
+          Delete the tenant
+        </button>
+      </section>
+      {deleting && <DeleteTenant tenant={tenant} onClose={() => setDeleting(false)} />}
+    </>
+  );
+}
+
+function DeleteTenant({ tenant, onClose }: { tenant: Tenant; onClose: () => void }) {
+  const { token } = useSignedIn();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const remove = useMutation({
+    mutationFn: () => api(tenantPath(tenant.identifier), { method: 'DELETE' }),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: ['tenant', token, tenant.identifier] });
+      void queryClient.invalidateQueries({ queryKey: ['tenants', token] });
+      void navigate('/tenants');
+    },
+  });
+  const name = tenant.name ?? tenant.identifier;
+  return (
+    <ConfirmDialog
+      title={`Delete ${name}?`}
+      confirmLabel="Delete"
+      busyLabel="Deleting…"
+      busy={remove.isPending}
+      error={remove.error?.message ?? null}
+      onConfirm={() => remove.mutate()}
+      onClose={onClose}
+    >
+      <p>
+        Triggers naming the tenant <code>{tenant.identifier}</code> no longer find it, and its
+        workflow overrides stop applying.
+      </p>
+    </ConfirmDialog>
+  );
+}
