@@ -1,38 +1,21 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectAccessibleInBothThemes, expectFitsAndPhotograph } from './apoio.js';
+import { newOrganization } from './organizations.js';
 
 // Get started's "Send your first notification": the person triggers a workflow to themselves
 // and sees it arrive, live, in the `@sino/react` inbox on the page. Each test signs up an
 // organization of its own (sign-up is open on the e2e server), so its workflow, subscriber and
 // integrations are nobody else's.
 
-const PASSWORD = 'a-long-enough-password';
-const unique = (who: string) =>
-  `${who}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-
-/** Signs the page up as Ada, admin of a new organization; answers her bearer token. */
-async function newOrganization(page: Page): Promise<string> {
-  const answer = await page.request.post('/v1/auth/register', {
-    data: {
-      email: unique('ada'),
-      password: PASSWORD,
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      organizationName: 'Analytical Engines',
-    },
-  });
-  expect(answer.status(), await answer.text()).toBe(201);
-  return ((await answer.json()) as { data: { token: string } }).data.token;
-}
-
 const ARRIVED = 'Your first notification from Sino arrived, Ada.';
 
 test('sends a first notification to yourself and shows it arrive in the live inbox', async ({
   page,
+  request,
 }) => {
   // Two live sends, then axe in two themes and two widths over a page with an inbox in it.
   test.slow();
-  const token = await newOrganization(page);
+  const token = (await newOrganization(page, request)).adminToken;
   await page.goto('/console/get-started');
   const step = page.getByRole('region', { name: '3. Send your first notification' });
   const send = step.getByRole('button', { name: 'Send a notification to yourself' });
@@ -65,8 +48,8 @@ test('sends a first notification to yourself and shows it arrive in the live inb
   await expectFitsAndPhotograph(page, 'get-started-first-notification');
 });
 
-test('says what to do when nothing can be sent from here', async ({ page }) => {
-  const token = await newOrganization(page);
+test('says what to do when nothing can be sent from here', async ({ page, request }) => {
+  const token = (await newOrganization(page, request)).adminToken;
   const authorization = `Bearer ${token}`;
   // No active in-app integration: the step says where to connect one.
   const list = await page.request.get('/v1/integrations', { headers: { authorization } });

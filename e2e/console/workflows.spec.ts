@@ -1,10 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import {
-  expectAccessibleInBothThemes,
-  expectFitsAndPhotograph,
-  SINO_ADMIN,
-  watchCsp,
-} from './apoio.js';
+import { expectAccessibleInBothThemes, expectFitsAndPhotograph, watchCsp } from './apoio.js';
+import { addMember, newOrganization, signInAs } from './organizations.js';
 
 // The console's Workflows section: a workflow built through the editor (steps, a digest, a
 // filter) is saved as built; bad input is shown and nothing saved; the server's preview follows
@@ -14,78 +10,6 @@ import {
 
 // Two axe runs and two widths of screenshots per page, on a machine shared with other runs.
 test.describe.configure({ timeout: 240_000 });
-
-const PASSWORD = 'a-long-enough-password';
-const unique = (who: string) =>
-  `${who}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-
-interface Organization {
-  adminToken: string;
-  adminEmail: string;
-}
-
-/** Signs the page up as Ada, the admin of a new organization (the refresh cookie is the page's). */
-async function newOrganization(page: Page): Promise<Organization> {
-  const adminEmail = unique('ada');
-  const answer = await page.request.post('/v1/auth/register', {
-    data: {
-      email: adminEmail,
-      password: PASSWORD,
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      organizationName: 'Analytical Engines',
-    },
-  });
-  expect(answer.status(), await answer.text()).toBe(201);
-  const adminToken = ((await answer.json()) as { data: { token: string } }).data.token;
-  return { adminToken, adminEmail };
-}
-
-const tokenOf = (answer: unknown) =>
-  new URL((answer as { data: { invitationLink: string } }).data.invitationLink).searchParams.get(
-    'token',
-  );
-
-/**
- * Grace, a member of the organization. Inviting needs a confirmed address, and the e2e server
- * mails nothing: Ada confirms hers by accepting an invitation of the first admin's organization.
- */
-async function addMember(request: APIRequestContext, org: Organization) {
-  const login = await request.post('/v1/auth/login', {
-    data: { email: SINO_ADMIN.email, password: SINO_ADMIN.password },
-  });
-  expect(login.status(), await login.text()).toBe(200);
-  const firstAdmin = ((await login.json()) as { data: { token: string } }).data.token;
-  const confirm = await request.post('/v1/invites', {
-    headers: { authorization: `Bearer ${firstAdmin}` },
-    data: { email: org.adminEmail, role: 'member' },
-  });
-  expect(confirm.status(), await confirm.text()).toBe(201);
-  const accepted = await request.post(`/v1/invites/${tokenOf(await confirm.json())}/accept`, {
-    headers: { authorization: `Bearer ${org.adminToken}` },
-  });
-  expect(accepted.status(), await accepted.text()).toBe(200);
-
-  const email = unique('grace');
-  const invite = await request.post('/v1/invites', {
-    headers: { authorization: `Bearer ${org.adminToken}` },
-    data: { email, role: 'member' },
-  });
-  expect(invite.status(), await invite.text()).toBe(201);
-  const accept = await request.post(`/v1/invites/${tokenOf(await invite.json())}/accept`, {
-    data: { password: PASSWORD, firstName: 'Grace', lastName: 'Hopper' },
-  });
-  expect(accept.status(), await accept.text()).toBe(200);
-  return { email };
-}
-
-async function signInAs(page: Page, email: string) {
-  await page.goto('/console/sign-in');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Get started' })).toBeVisible();
-}
 
 interface WorkflowRead {
   _id: string;
@@ -137,7 +61,7 @@ test('workflows: a workflow with a digest and a filter is built in the editor an
 }) => {
   // The longest flow of the section: three steps, two saves, a reload.
   test.setTimeout(480_000);
-  const org = await newOrganization(page);
+  const org = await newOrganization(page, request);
   await page.goto('/console/get-started');
   await openWorkflows(page);
   await expect(page.getByText('This environment has no workflow yet.')).toBeVisible();
@@ -263,7 +187,7 @@ test('workflows: the list shows each workflow’s group, tags, steps and status,
   page,
   request,
 }) => {
-  const org = await newOrganization(page);
+  const org = await newOrganization(page, request);
   await createWorkflow(request, org.adminToken, {
     name: 'Order shipped',
     identifier: 'order-shipped',
@@ -307,7 +231,7 @@ test('workflows: bad input is shown beside its field and nothing is saved; a ref
   page,
   request,
 }) => {
-  const org = await newOrganization(page);
+  const org = await newOrganization(page, request);
   await createWorkflow(request, org.adminToken, { name: 'Taken', identifier: 'taken', steps: [] });
   await page.goto('/console/workflows/new');
   await expect(page.getByRole('heading', { level: 1, name: 'New workflow' })).toBeVisible();
@@ -354,8 +278,9 @@ test('workflows: bad input is shown beside its field and nothing is saved; a ref
 
 test('workflows: the preview is the server’s rendering of the sample payload, and follows it', async ({
   page,
+  request,
 }) => {
-  await newOrganization(page);
+  await newOrganization(page, request);
   await page.goto('/console/workflows/new');
   await page.getByLabel('Step type').selectOption('sms');
   await page.getByRole('button', { name: 'Add step' }).click();
@@ -393,7 +318,7 @@ test('workflows: a member’s template with a script previews without running it
   page,
   request,
 }) => {
-  const org = await newOrganization(page);
+  const org = await newOrganization(page, request);
   const member = await addMember(request, org);
   await page.context().clearCookies();
   await signInAs(page, member.email);
@@ -451,7 +376,7 @@ test('workflows: a test trigger reaches the chosen subscriber with the payload',
   page,
   request,
 }) => {
-  const org = await newOrganization(page);
+  const org = await newOrganization(page, request);
   const auth = { authorization: `Bearer ${org.adminToken}` };
   for (const [subscriberId, firstName] of [
     ['ana-1', 'Ana'],
@@ -508,8 +433,11 @@ test('workflows: a test trigger reaches the chosen subscriber with the payload',
   await expectFitsAndPhotograph(page, 'workflows-editor-test-trigger');
 });
 
-test('workflows: Production is read-only (changes arrive by promotion)', async ({ page }) => {
-  await newOrganization(page);
+test('workflows: Production is read-only (changes arrive by promotion)', async ({
+  page,
+  request,
+}) => {
+  await newOrganization(page, request);
   await page.goto('/console/workflows');
   await expect(page.getByRole('link', { name: 'Create a workflow' })).toBeVisible();
   await page.getByLabel('Environment').selectOption({ label: 'Production' });
