@@ -1,83 +1,20 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { expectAccessibleInBothThemes, expectFitsAndPhotograph, SINO_ADMIN } from './apoio.js';
+import {
+  addMember,
+  expectAccessibleInBothThemes,
+  expectFitsAndPhotograph,
+  newOrganization,
+  SINO_ADMIN,
+  signInAs,
+  unique,
+  type Organization,
+} from './apoio.js';
 
 // The console's Settings section: members, API keys, branding, environments and the audit
 // log, each at its own address. Each test makes an organization of its own (sign-up is open
 // on the e2e server), so its admins, members and keys are nobody else's. Inviting needs a
 // confirmed address, and the e2e server mails nothing: Ada confirms hers the other way the
 // server knows, by accepting (signed in) an invitation of the first admin's organization.
-
-const PASSWORD = 'a-long-enough-password';
-const unique = (who: string) =>
-  `${who}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-
-interface Organization {
-  adminToken: string;
-  adminEmail: string;
-}
-
-/** Signs the page up as Ada, the admin of a new organization (the refresh cookie is the page's). */
-async function newOrganization(page: Page, request: APIRequestContext): Promise<Organization> {
-  const adminEmail = unique('ada');
-  const answer = await page.request.post('/v1/auth/register', {
-    data: {
-      email: adminEmail,
-      password: PASSWORD,
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      organizationName: 'Analytical Engines',
-    },
-  });
-  expect(answer.status(), await answer.text()).toBe(201);
-  const adminToken = ((await answer.json()) as { data: { token: string } }).data.token;
-
-  const login = await request.post('/v1/auth/login', {
-    data: { email: SINO_ADMIN.email, password: SINO_ADMIN.password },
-  });
-  expect(login.status(), await login.text()).toBe(200);
-  const firstAdmin = ((await login.json()) as { data: { token: string } }).data.token;
-  const invite = await request.post('/v1/invites', {
-    headers: { authorization: `Bearer ${firstAdmin}` },
-    data: { email: adminEmail, role: 'member' },
-  });
-  expect(invite.status(), await invite.text()).toBe(201);
-  const accept = await request.post(`/v1/invites/${tokenOf(await invite.json())}/accept`, {
-    headers: { authorization: `Bearer ${adminToken}` },
-  });
-  expect(accept.status(), await accept.text()).toBe(200);
-  return { adminToken, adminEmail };
-}
-
-const tokenOf = (answer: unknown) =>
-  new URL((answer as { data: { invitationLink: string } }).data.invitationLink).searchParams.get(
-    'token',
-  );
-
-/** Grace, a member who accepted an invitation (in a request context without the page's cookies). */
-async function addMember(request: APIRequestContext, org: Organization, role = 'member') {
-  const email = unique('grace');
-  const invite = await request.post('/v1/invites', {
-    headers: { authorization: `Bearer ${org.adminToken}` },
-    data: { email, role },
-  });
-  expect(invite.status(), await invite.text()).toBe(201);
-  const accept = await request.post(`/v1/invites/${tokenOf(await invite.json())}/accept`, {
-    data: { password: PASSWORD, firstName: 'Grace', lastName: 'Hopper' },
-  });
-  expect(accept.status(), await accept.text()).toBe(200);
-  const { token, user } = (
-    (await accept.json()) as { data: { token: string; user: { _id: string } } }
-  ).data;
-  return { email, token, id: user._id };
-}
-
-async function signInAs(page: Page, email: string) {
-  await page.goto('/console/sign-in');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Get started' })).toBeVisible();
-}
 
 const openSettings = async (page: Page, tab: string) => {
   await page.goto(`/console/settings/${tab}`);

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api';
 import { useSignedIn } from '../../../lib/session';
+import type { Role } from '../../../lib/role';
 
 // The settings section's reads, each keyed by the session's token (a switch of organisation or
 // environment reads again) and by what the server answers.
 
-export type Role = 'admin' | 'member';
+export { useRole, type Role } from '../../../lib/role';
 
 export interface Member {
   _id: string;
@@ -68,16 +69,6 @@ export interface AuditEntry {
   subject: { type: string; _id: string } | null;
   details: Record<string, unknown> | null;
   createdAt: string;
-}
-
-/** The signed-in person's role here (the same query, and cache, as the top bar's). */
-export function useRole() {
-  const { token } = useSignedIn();
-  return useQuery({
-    queryKey: ['me', token],
-    queryFn: () => api<{ data: { role: Role } }>('/v1/users/me').then((r) => r.data),
-    select: (me) => me.role,
-  });
 }
 
 export function useMembers() {
