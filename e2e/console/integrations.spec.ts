@@ -58,7 +58,7 @@ const rowOf = (page: Page, name: string) =>
   page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
 
 // Each test opens several pages, each checked by axe twice and photographed twice.
-test.describe.configure({ timeout: 150_000 });
+test.describe.configure({ timeout: 240_000 });
 
 let smtp: SmtpPeer;
 test.beforeAll(async () => {
@@ -68,21 +68,15 @@ test.afterAll(async () => {
   await smtp.close();
 });
 
-test('integrations: an admin connects Custom SMTP from the catalogue, checked first, and its test e-mail arrives', async ({
+test('integrations: the catalogue by channel, each provider with its logo in both themes', async ({
   page,
   request,
 }) => {
   const cspViolations = await watchCsp(page);
-  const org = await newOrganization(page, request);
-  const before = await integrationsOf(request, org.adminToken);
-
+  await newOrganization(page, request);
   await openStore(page);
-  // A new environment's own: the sandbox e-mail and SMS, and the in-app inbox.
-  await expect(rowOf(page, 'Sino Email (sandbox)')).toContainText('Active');
-  await expect(rowOf(page, 'Sino Email (sandbox)')).toContainText('When no other is active');
   await expectAccessibleInBothThemes(page);
   await expectFitsAndPhotograph(page, 'integrations-list');
-
   // The catalogue by channel, each provider with its logo (files of the console's own origin).
   await page.getByRole('link', { name: 'Connect a provider' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Connect a provider' })).toBeVisible();
@@ -102,6 +96,30 @@ test('integrations: an admin connects Custom SMTP from the catalogue, checked fi
   await expect(logo).toBeHidden();
   await page.emulateMedia({ colorScheme: 'light' });
 
+  // A provider's form, its required fields' errors shown.
+  await page.getByRole('link', { name: 'Custom SMTP' }).click();
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByText('Enter the Host')).toBeVisible();
+  await expectAccessibleInBothThemes(page);
+  await expectFitsAndPhotograph(page, 'integrations-connect-errors');
+  expect(await cspViolations()).toEqual([]);
+});
+
+test('integrations: an admin connects Custom SMTP from the catalogue, checked first, and its test e-mail arrives', async ({
+  page,
+  request,
+}) => {
+  const cspViolations = await watchCsp(page);
+  const org = await newOrganization(page, request);
+  const before = await integrationsOf(request, org.adminToken);
+
+  await openStore(page);
+  // A new environment's own: the sandbox e-mail and SMS, and the in-app inbox.
+  await expect(rowOf(page, 'Sino Email (sandbox)')).toContainText('Active');
+  await expect(rowOf(page, 'Sino Email (sandbox)')).toContainText('When no other is active');
+
+  await page.getByRole('link', { name: 'Connect a provider' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Connect a provider' })).toBeVisible();
   // By keyboard: Custom SMTP opened with Enter.
   const custom = page.getByRole('link', { name: 'Custom SMTP' });
   await custom.focus();
@@ -132,8 +150,6 @@ test('integrations: an admin connects Custom SMTP from the catalogue, checked fi
   await expect(page.getByRole('alert')).toContainText('port must be a port number (1 to 65535)');
   await expect(page.getByLabel('Host', { exact: true })).toHaveValue(smtp.host);
   expect(await integrationsOf(request, org.adminToken)).toHaveLength(before.length);
-  await expectAccessibleInBothThemes(page);
-  await expectFitsAndPhotograph(page, 'integrations-connect-refused');
 
   // Right this time, switched on at once: it opens the new integration.
   await page.getByLabel('Port', { exact: true }).fill(String(smtp.port));
@@ -175,20 +191,27 @@ test('integrations: activate, deactivate, primary and order, webhook URL, and de
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const org = await newOrganization(page, request);
-  const sender = { from: 'mail@analytical.example', senderName: 'Analytical Engines' };
   const grid = await createThroughApi(request, org.adminToken, {
-    providerId: 'resend',
-    channel: 'email',
+    providerId: 'twilio',
+    channel: 'sms',
     name: 'Grid',
     active: true,
-    credentials: { apiKey: 're_e2e-key-not-real-1234', ...sender },
+    credentials: {
+      accountSid: 'AC-e2e-account',
+      token: 'twilio-e2e-token-1234',
+      from: '+15550001111',
+    },
   });
   await createThroughApi(request, org.adminToken, {
-    providerId: 'postmark',
-    channel: 'email',
+    providerId: 'plivo',
+    channel: 'sms',
     name: 'Mark',
     active: true,
-    credentials: { apiKey: 'pm-e2e-key-not-real-5678', ...sender },
+    credentials: {
+      accountSid: 'MA-e2e-account',
+      token: 'plivo-e2e-token-5678',
+      from: '+15550002222',
+    },
   });
 
   await openStore(page);
@@ -200,7 +223,7 @@ test('integrations: activate, deactivate, primary and order, webhook URL, and de
   await page.getByRole('link', { name: 'Mark', exact: true }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Mark' })).toBeVisible();
   // Masked as the server answers them.
-  await expect(page.getByLabel('API key', { exact: true })).toHaveValue(/^•+5678$/);
+  await expect(page.getByLabel('Auth token', { exact: true })).toHaveValue(/^•+5678$/);
   await page.getByRole('button', { name: 'Make primary' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'now the primary' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Make primary' })).toBeHidden();
@@ -219,7 +242,7 @@ test('integrations: activate, deactivate, primary and order, webhook URL, and de
   await page.getByRole('button', { name: 'Activate' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Activated.' })).toBeVisible();
 
-  // Its webhook URL, to paste into Resend, with its signing state and a copy button.
+  // Its webhook URL, to paste into Twilio, with its signing state and a copy button.
   const stored = (await integrationsOf(request, org.adminToken)).find((i) => i.name === 'Grid')!;
   expect(stored.webhookUrl).toContain('/v1/webhooks/organizations/');
   await expect(page.getByText(stored.webhookUrl!, { exact: true })).toBeVisible();
@@ -234,16 +257,21 @@ test('integrations: activate, deactivate, primary and order, webhook URL, and de
   await page.getByLabel('From', { exact: true }).fill('');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText('Enter the From')).toBeVisible();
-  await page.getByLabel('From', { exact: true }).fill(sender.from);
-  await page.getByLabel('Name', { exact: true }).fill('Grid mail');
+  await page.getByLabel('From', { exact: true }).fill('+15550001111');
+  await page.getByLabel('Name', { exact: true }).fill('Grid SMS');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
-  await expect(page.getByRole('heading', { level: 2, name: 'Grid mail' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Grid SMS' })).toBeVisible();
   const edited = (await integrationsOf(request, org.adminToken)).find(
-    (i) => i.name === 'Grid mail',
+    (i) => i.name === 'Grid SMS',
   )!;
   // The masked key sent back kept the stored one.
-  expect(edited.credentials).toMatchObject({ apiKey: stored.credentials.apiKey });
+  expect(edited.credentials).toMatchObject({ token: stored.credentials.token });
+
+  // A test SMS needs a number in E.164 form: checked before anything is sent.
+  await page.getByLabel('Phone number').fill('12345');
+  await page.getByRole('button', { name: 'Send a test SMS' }).click();
+  await expect(page.getByText('Enter a phone number in E.164 form')).toBeVisible();
   await expectAccessibleInBothThemes(page);
   await expectFitsAndPhotograph(page, 'integrations-detail-webhook');
 
@@ -251,7 +279,7 @@ test('integrations: activate, deactivate, primary and order, webhook URL, and de
   const remove = page.getByRole('button', { name: 'Delete', exact: true });
   await remove.focus();
   await page.keyboard.press('Enter');
-  const dialog = page.getByRole('dialog', { name: 'Delete Grid mail?' });
+  const dialog = page.getByRole('dialog', { name: 'Delete Grid SMS?' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await expectAccessibleInBothThemes(page);
@@ -264,9 +292,9 @@ test('integrations: activate, deactivate, primary and order, webhook URL, and de
   await expect(dialog.getByRole('button', { name: 'Delete' })).toBeFocused();
   await page.keyboard.press('Space');
   await expect(page).toHaveURL(/\/console\/integrations$/);
-  await expect(page.getByRole('link', { name: 'Grid mail' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Grid SMS' })).toHaveCount(0);
   expect((await integrationsOf(request, org.adminToken)).map((i) => i.name)).not.toContain(
-    'Grid mail',
+    'Grid SMS',
   );
 });
 

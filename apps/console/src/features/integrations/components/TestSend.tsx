@@ -24,6 +24,8 @@ export function TestSend({ integration }: { integration: Integration }) {
         method: 'POST',
         ...(to !== undefined && { body: { to } }),
       }).then((r) => r.data),
+    // A sandbox integration's test lands in the outbox: read it again when next shown.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sandbox-outbox'] }),
   });
   const { channel } = integration;
   if (channel !== 'email' && channel !== 'sms')
@@ -31,7 +33,7 @@ export function TestSend({ integration }: { integration: Integration }) {
       <div className="card">
         <h3>Test</h3>
         <p className="muted">
-          A {channel === 'in_app' ? 'in-app' : channel} message goes to a subscriber’s own
+          An {channel === 'in_app' ? 'in-app' : channel} message goes to a subscriber’s own
           {channel === 'chat' ? ' webhook' : channel === 'push' ? ' devices' : ' inbox'}, not to an
           address: trigger a workflow to a test subscriber to try it.
         </p>
