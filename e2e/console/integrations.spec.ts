@@ -191,7 +191,7 @@ test('integrations: activate, deactivate, primary and order, webhook URL, and de
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const org = await newOrganization(page, request);
-  const grid = await createThroughApi(request, org.adminToken, {
+  await createThroughApi(request, org.adminToken, {
     providerId: 'twilio',
     channel: 'sms',
     name: 'Grid',

@@ -4,7 +4,6 @@ import {
   expectAccessibleInBothThemes,
   expectFitsAndPhotograph,
   newOrganization,
-  SINO_ADMIN,
   signInAs,
   unique,
   type Organization,
