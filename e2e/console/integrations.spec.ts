@@ -96,13 +96,22 @@ test('integrations: the catalogue by channel, each provider with its logo in bot
   await expect(logo).toBeHidden();
   await page.emulateMedia({ colorScheme: 'light' });
 
-  // A provider's form, its required fields' errors shown.
-  await page.getByRole('link', { name: 'Custom SMTP' }).click();
+  expect(await cspViolations()).toEqual([]);
+});
+
+test("integrations: a provider's form marks its required fields and says what is missing", async ({
+  page,
+  request,
+}) => {
+  await newOrganization(page, request);
+  await page.goto('/console/integrations/new/email/nodemailer');
+  await expect(page.getByRole('heading', { level: 2, name: 'Connect Custom SMTP' })).toBeVisible();
+  await expect(page.getByLabel('Host', { exact: true })).toHaveAttribute('aria-required', 'true');
+  await expect(page.getByLabel('Require TLS')).toHaveAttribute('role', 'switch');
   await page.getByRole('button', { name: 'Connect' }).click();
   await expect(page.getByText('Enter the Host')).toBeVisible();
   await expectAccessibleInBothThemes(page);
   await expectFitsAndPhotograph(page, 'integrations-connect-errors');
-  expect(await cspViolations()).toEqual([]);
 });
 
 test('integrations: an admin connects Custom SMTP from the catalogue, checked first, and its test e-mail arrives', async ({
