@@ -22,6 +22,7 @@ import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { abrirBanco, construirApp } from '@locadora/server';
 import { lerConfiguracao } from '@locadora/server/configuracao';
 import { startIdentityProvider } from '@sino/core/testing/identity-provider';
+import { localPeerNetworks } from '@sino/providers/testing';
 import { GITHUB_PERSON, SINO_ADMIN } from './console/apoio.js';
 
 const PORTA = Number(process.env.E2E_PORT ?? 3100);
@@ -124,6 +125,10 @@ const ajustes = {
   MAP_TILE_URL: `http://127.0.0.1:${portaDosTiles}/{z}/{x}/{y}.png`,
   // Many tests log in from one address; wrong passwords are tested per e-mail.
   LOGIN_MAX_FAILURES_PER_ADDRESS: '10000',
+  // Loopback admitted as a relay on a private network (decision 024's allow-list, as an
+  // operator admits one): the console's Custom SMTP test (e2e/console/integrations.spec.ts)
+  // sends to an SMTP server the test starts on this machine. Other private ranges stay refused.
+  SINO_PROVIDER_ALLOWED_NETWORKS: localPeerNetworks.join(','),
   // The e-mails' links open this server (the confirmation link, e2e/verificacao-email.spec.ts).
   PUBLIC_URL: `http://127.0.0.1:${PORTA}`,
 };

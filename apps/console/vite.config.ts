@@ -14,6 +14,9 @@ export default defineConfig({
     sourcemap: false,
     // The console's policy allows no inline script: Vite's module-preload polyfill is bundled.
     modulePreload: { polyfill: true },
+    // Providers' logos stay files of the console's origin (immutable, cached once), not data:
+    // URIs inside the integrations chunk (decision 059); other assets keep Vite's rule.
+    assetsInlineLimit: (file) => (file.includes('/sino-providers/logos/') ? false : undefined),
   },
   server: {
     proxy: {

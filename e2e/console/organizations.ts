@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { SINO_ADMIN } from './apoio.js';
+import { signIn, SINO_ADMIN } from './apoio.js';
 
 // An organization of a test's own (sign-up is open on the e2e server), so its changes, members
 // and numbers are nobody else's. Inviting needs a confirmed address, and the e2e server mails
@@ -75,13 +75,9 @@ export async function addMember(request: APIRequestContext, org: Organization, r
   return { email, token, id: user._id };
 }
 
-/** Signs the page in with the sign-in form. */
+/** Signs the page in with the sign-in form, as someone with the tests' password. */
 export async function signInAs(page: Page, email: string) {
-  await page.goto('/console/sign-in');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Get started' })).toBeVisible();
+  await signIn(page, email, PASSWORD);
 }
 
 /**

@@ -27,6 +27,12 @@ export const sections: readonly Section[] = [
     load: () => import('../features/get-started/pages/GetStarted'),
   },
   {
+    path: 'integrations',
+    label: 'Integrations store',
+    subpages: true,
+    load: () => import('../features/integrations/pages/Integrations'),
+  },
+  {
     path: 'workflows',
     label: 'Workflows',
     subpages: true,

@@ -4,7 +4,10 @@ import { useSignedIn } from './session';
 
 export type Role = 'admin' | 'member';
 
-/** The signed-in person's role here (the same query, and cache, as the top bar's). */
+/**
+ * The signed-in person's role in the organisation (the same query, and cache, as the top
+ * bar's): what decides which controls a section shows. The server's 403 still holds.
+ */
 export function useRole() {
   const { token } = useSignedIn();
   return useQuery({
