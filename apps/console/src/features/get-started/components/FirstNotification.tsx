@@ -1,25 +1,12 @@
-import { NotificationCenter, SinoProvider, useInboxState } from '@sino/react';
-import '@sino/react/styles.css';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { FormAlert } from '../../../components/FormAlert';
 import { ErrorState, Loading } from '../../../components/States';
 import { api } from '../../../lib/api';
 import { useSignedIn } from '../../../lib/session';
-import { useTheme } from '../../../lib/theme';
 import { sendFirstNotification, subscriberHash } from '../lib/first-notification';
 
-/** Calls `ready` once, when the inbox's socket is connected (so what is sent arrives live). */
-function WhenLive({ ready }: { ready: () => void }) {
-  const connected = useInboxState().socket === 'connected';
-  const called = useRef(false);
-  useEffect(() => {
-    if (!connected || called.current) return;
-    called.current = true;
-    ready();
-  }, [connected, ready]);
-  return null;
-}
+const LiveInbox = lazy(() => import('./LiveInbox'));
 
 /**
  * Step 3 of Get started: the person triggers a workflow to themselves and watches it arrive in
@@ -41,7 +28,6 @@ export function FirstNotification({
   apiKey: string | null;
 }) {
   const { token, user } = useSignedIn();
-  const origin = window.location.origin;
   const development = environmentName === 'Development';
   const inApp = useQuery({
     queryKey: ['in-app-status', token],
@@ -64,7 +50,6 @@ export function FirstNotification({
         lastName: user.lastName,
       }),
   });
-  const theme = useTheme();
   const [inboxOpen, setInboxOpen] = useState(false);
   const [waitingForInbox, setWaitingForInbox] = useState(false);
   const { mutate } = send;
@@ -136,17 +121,14 @@ export function FirstNotification({
         <FormAlert message={send.error?.message ?? null} />
         {inboxOpen && (
           <div className="first-notification-inbox">
-            <SinoProvider
-              backendUrl={origin}
-              socketUrl={origin}
-              applicationIdentifier={applicationIdentifier}
-              subscriberId={user._id}
-              subscriberHash={hash.data}
-              styles={{ colorScheme: theme }}
-            >
-              {waitingForInbox && <WhenLive ready={inboxLive} />}
-              <NotificationCenter showUserPreferences={false} />
-            </SinoProvider>
+            <Suspense fallback={<Loading label="Loading the inbox…" />}>
+              <LiveInbox
+                applicationIdentifier={applicationIdentifier}
+                subscriberId={user._id}
+                subscriberHash={hash.data}
+                onLive={waitingForInbox ? inboxLive : undefined}
+              />
+            </Suspense>
           </div>
         )}
       </>
