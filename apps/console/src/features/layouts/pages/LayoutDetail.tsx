@@ -1,12 +1,13 @@
+import { QueryView } from '../../../components/QueryView';
+import { ErrorState, Loading } from '../../../components/States';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../../lib/api';
+import { api } from '../../../lib/api';
 import { useSignedIn } from '../../../lib/session';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { FormAlert } from '../../../components/FormAlert';
 import { SandboxedHtml } from '../../../components/SandboxedHtml';
-import { ErrorState, Loading } from '../../../components/States';
 import { LayoutForm } from '../components/LayoutForm';
 import { layoutPath, useLayout, usePreview, type Layout, type LayoutValues } from '../lib/layouts';
 
@@ -30,21 +31,17 @@ export function LayoutDetail() {
           </h1>
         </div>
       </header>
-      {layout.isPending ? (
-        <Loading label="Loading the layout…" />
-      ) : layout.isError ? (
-        layout.error instanceof ApiError && layout.error.status === 404 ? (
-          <div className="card" role="status">
-            <p className="records-empty">
-              This layout is not in this environment. <Link to="/layouts">See the layouts</Link>
-            </p>
-          </div>
-        ) : (
-          <ErrorState message={layout.error.message} retry={() => void layout.refetch()} />
-        )
-      ) : (
-        <Loaded layout={layout.data} />
-      )}
+      <QueryView
+        query={layout}
+        loading="Loading the layout…"
+        notFound={
+          <p className="records-empty">
+            This layout is not in this environment. <Link to="/layouts">See the layouts</Link>
+          </p>
+        }
+      >
+        {(data) => <Loaded layout={data} />}
+      </QueryView>
     </div>
   );
 }

@@ -1,11 +1,11 @@
+import { QueryView } from '../../../components/QueryView';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../../lib/api';
+import { api } from '../../../lib/api';
 import { jsonText, parseJsonObject } from '../../../lib/json';
 import { useSignedIn } from '../../../lib/session';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { ErrorState, Loading } from '../../../components/States';
 import { TenantForm } from '../components/TenantForm';
 import { Overrides } from '../components/Overrides';
 import { tenantPath, useTenant, type Tenant, type TenantValues } from '../lib/tenants';
@@ -32,22 +32,18 @@ export function TenantDetail() {
           </p>
         </div>
       </header>
-      {tenant.isPending ? (
-        <Loading label="Loading the tenant…" />
-      ) : tenant.isError ? (
-        tenant.error instanceof ApiError && tenant.error.status === 404 ? (
-          <div className="card" role="status">
-            <p className="records-empty">
-              No tenant has the identifier {identifier} in this environment.{' '}
-              <Link to="/tenants">See the tenants</Link>
-            </p>
-          </div>
-        ) : (
-          <ErrorState message={tenant.error.message} retry={() => void tenant.refetch()} />
-        )
-      ) : (
-        <Loaded tenant={tenant.data} />
-      )}
+      <QueryView
+        query={tenant}
+        loading="Loading the tenant…"
+        notFound={
+          <p className="records-empty">
+            No tenant has the identifier {identifier} in this environment.{' '}
+            <Link to="/tenants">See the tenants</Link>
+          </p>
+        }
+      >
+        {(data) => <Loaded tenant={data} />}
+      </QueryView>
     </div>
   );
 }

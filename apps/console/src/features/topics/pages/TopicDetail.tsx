@@ -1,16 +1,16 @@
+import { QueryView } from '../../../components/QueryView';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../../lib/api';
+import { api } from '../../../lib/api';
 import { z } from '../../../lib/forms';
 import { useSignedIn } from '../../../lib/session';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Field } from '../../../components/Field';
 import { FormAlert, FormNotice } from '../../../components/FormAlert';
 import { TextAreaField } from '../../../components/TextAreaField';
-import { ErrorState, Loading } from '../../../components/States';
 import { idsOf, topicName, topicPath, useTopic, type Topic } from '../lib/topics';
 
 /** A topic: its name, its subscribers (added by ID, removed), and its deletion. */
@@ -35,22 +35,17 @@ export function TopicDetail() {
           </p>
         </div>
       </header>
-      {topic.isPending ? (
-        <Loading label="Loading the topic…" />
-      ) : topic.isError ? (
-        topic.error instanceof ApiError && topic.error.status === 404 ? (
-          <div className="card" role="status">
-            <p className="records-empty">
-              No topic has the key {key} in this environment.{' '}
-              <Link to="/topics">See the topics</Link>
-            </p>
-          </div>
-        ) : (
-          <ErrorState message={topic.error.message} retry={() => void topic.refetch()} />
-        )
-      ) : (
-        <Loaded topic={topic.data} />
-      )}
+      <QueryView
+        query={topic}
+        loading="Loading the topic…"
+        notFound={
+          <p className="records-empty">
+            No topic has the key {key} in this environment. <Link to="/topics">See the topics</Link>
+          </p>
+        }
+      >
+        {(data) => <Loaded topic={data} />}
+      </QueryView>
     </div>
   );
 }
