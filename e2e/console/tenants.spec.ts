@@ -101,6 +101,14 @@ test('tenants: create, edit, override a workflow, delete', async ({ page, reques
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Tenants' })).toBeVisible();
   expect((await tenantOf(request, org.adminToken, 'acme')).status()).toBe(404);
+
+  // A link to a tenant that is gone says so, and where to go.
+  await page.goto('/console/tenants/acme');
+  await expect(page.getByRole('status')).toContainText(
+    'No tenant has the identifier acme in this environment.',
+  );
+  await page.getByRole('link', { name: 'See the tenants' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Tenants' })).toBeVisible();
 });
 
 test('tenants: in Production the server keeps overrides to Development, and says so', async ({

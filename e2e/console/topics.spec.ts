@@ -97,6 +97,13 @@ test('topics: create, rename, members, a refused deletion, then delete', async (
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Topics' })).toBeVisible();
   expect((await topicOf(request, org.adminToken, 'product-updates')).status()).toBe(404);
+
+  // A link to a topic that is gone says so, and where to go.
+  await page.goto('/console/topics/product-updates');
+  await expect(page.getByRole('status')).toContainText(
+    'No topic has the key product-updates in this environment.',
+  );
+  await expect(page.getByRole('link', { name: 'See the topics' })).toBeVisible();
 });
 
 test('topics: a member manages topics too, as the server lets them', async ({ page, request }) => {
