@@ -23,7 +23,7 @@ import { abrirBanco, construirApp } from '@locadora/server';
 import { lerConfiguracao } from '@locadora/server/configuracao';
 import { startIdentityProvider } from '@sino/core/testing/identity-provider';
 import { localPeerNetworks } from '@sino/providers/testing';
-import { GITHUB_PERSON, SINO_ADMIN } from './console/apoio.js';
+import { GITHUB_PERSON, GOOGLE_PERSON, SINO_ADMIN } from './console/apoio.js';
 
 const PORTA = Number(process.env.E2E_PORT ?? 3100);
 const raizDoWeb = fileURLToPath(new URL('../apps/web', import.meta.url));
@@ -95,15 +95,22 @@ if (!['one', 'cluster', 'halves'].includes(TOPOLOGIA))
 // The console's "Continue with GitHub" (e2e/console): a local GitHub that checks the client,
 // the redirect URI and PKCE as the real one does, and signs in one person.
 const GITHUB_CLIENT = { clientId: 'console-e2e', clientSecret: 'console-e2e-github-secret' };
-const [pastaDoWeb, pastaDoConsole, github, portaDosTiles, banco, bancoDoSino] = await Promise.all([
-  construirWeb(),
-  construirConsole(),
-  startIdentityProvider({ shape: 'github', ...GITHUB_CLIENT }),
-  iniciarServidorDeTiles(),
-  createTestDatabase(),
-  // Apart, each half owns its database.
-  TOPOLOGIA === 'halves' ? createTestDatabase() : undefined,
-]);
+// And "Continue with Google": a local OpenID Connect provider (discovery, JWKS, PKCE).
+const GOOGLE_CLIENT = {
+  clientId: 'console-e2e.apps.example',
+  clientSecret: 'console-e2e-google-secret',
+};
+const [pastaDoWeb, pastaDoConsole, github, google, portaDosTiles, banco, bancoDoSino] =
+  await Promise.all([
+    construirWeb(),
+    construirConsole(),
+    startIdentityProvider({ shape: 'github', ...GITHUB_CLIENT }),
+    startIdentityProvider({ shape: 'oidc', ...GOOGLE_CLIENT }),
+    iniciarServidorDeTiles(),
+    createTestDatabase(),
+    // Apart, each half owns its database.
+    TOPOLOGIA === 'halves' ? createTestDatabase() : undefined,
+  ]);
 if (TOPOLOGIA === 'cluster' && !banco.url)
   throw new Error('E2E_TOPOLOGY=cluster needs PostgreSQL: set TEST_DATABASE_URL.');
 
@@ -122,6 +129,9 @@ const ajustes = {
   SINO_GITHUB_CLIENT_SECRET: GITHUB_CLIENT.clientSecret,
   SINO_GITHUB_URL: github.url,
   SINO_GITHUB_API_URL: `${github.url}/api`,
+  SINO_GOOGLE_CLIENT_ID: GOOGLE_CLIENT.clientId,
+  SINO_GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT.clientSecret,
+  SINO_GOOGLE_ISSUER: google.url,
   MAP_TILE_URL: `http://127.0.0.1:${portaDosTiles}/{z}/{x}/{y}.png`,
   // Many tests log in from one address; wrong passwords are tested per e-mail.
   LOGIN_MAX_FAILURES_PER_ADDRESS: '10000',
@@ -133,8 +143,12 @@ const ajustes = {
   PUBLIC_URL: `http://127.0.0.1:${PORTA}`,
 };
 github.person = GITHUB_PERSON;
+google.person = GOOGLE_PERSON;
 const registroDaExecucao = testRunLog();
-registroDaExecucao.knownSecrets('segredo', [GITHUB_CLIENT.clientSecret]);
+registroDaExecucao.knownSecrets('segredo', [
+  GITHUB_CLIENT.clientSecret,
+  GOOGLE_CLIENT.clientSecret,
+]);
 /** One log line, from this process (newline included) or from a node of the cluster (without). */
 const registrar = (linha: string) => {
   const completa = linha.endsWith('\n') ? linha : `${linha}\n`;
@@ -187,6 +201,7 @@ if (TOPOLOGIA === 'one') {
 async function encerrar() {
   await fecharServidor();
   await github.close();
+  await google.close();
   await Promise.all([banco.drop(), bancoDoSino?.drop()]);
   rmSync(temporaria, { recursive: true, force: true });
   if (process.env.E2E_DADOS_DIR)

@@ -19,6 +19,14 @@ export const GITHUB_PERSON = {
   emailVerified: true,
 };
 
+/** Who the local Google (e2e/servidor.ts) signs in. */
+export const GOOGLE_PERSON = {
+  id: '108274365510293847561',
+  name: 'Grace Hopper',
+  email: 'grace@people.example',
+  emailVerified: true,
+};
+
 export const WIDTHS = {
   phone: { width: 390, height: 844 },
   desktop: { width: 1920, height: 1080 },
