@@ -97,6 +97,13 @@ export async function expectFitsAndPhotograph(page: Page, name: string) {
       path: `test-results/console-screenshots/${name}-${label}.png`,
       fullPage: true,
     });
+    // Chromium does not paint a sandboxed frame (a process of its own) while it is off screen,
+    // so the full page shows a preview below the fold blank: each is photographed on its own.
+    const previews = page.locator('iframe.sandboxed-html');
+    for (let i = 0; i < (await previews.count()); i++)
+      await previews.nth(i).screenshot({
+        path: `test-results/console-screenshots/${name}-${label}-preview-${i + 1}.png`,
+      });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
