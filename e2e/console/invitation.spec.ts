@@ -47,6 +47,23 @@ test('console: an invited member accepts from the link, lands signed in, and see
   await expect(page.getByTestId('api-key')).toHaveCount(0);
   await expect(page.getByText('new Novu(process.env.SINO_API_KEY')).toBeVisible();
 
+  // A member sees the integrations but cannot manage them: no control, and the API says 403.
+  await page.getByRole('link', { name: 'Integrations store' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Integrations store' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Novu In-App' }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Connect a provider' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Connect a provider' })).toHaveCount(0);
+  const member = await request.post('/v1/auth/login', {
+    data: { email, password: 'a-long-enough-password' },
+  });
+  expect(member.status(), await member.text()).toBe(200);
+  const memberToken = ((await member.json()) as { data: { token: string } }).data.token;
+  const refused = await request.post('/v1/integrations', {
+    headers: { authorization: `Bearer ${memberToken}` },
+    data: { providerId: 'sendgrid', channel: 'email', credentials: { apiKey: 'SG.x' } },
+  });
+  expect(refused.status()).toBe(403);
+
   // The link works once.
   await page.context().clearCookies();
   await page.goto(link.pathname + link.search);
