@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { NavLink, Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes } from 'react-router';
+import { SectionTabs } from '../../../components/SectionTabs';
 import { ErrorState, Loading } from '../../../components/States';
 import { useRole } from '../../../lib/role';
 import { useSession } from '../../../lib/session';
@@ -36,16 +37,13 @@ export default function Changes() {
         <ProductionNote source={place.data.source} current={place.data.current?.name} />
       ) : (
         <>
-          <nav aria-label="Changes" className="changes-tabs">
-            <ul>
-              <li>
-                <NavLink to="/changes/pending">Pending</NavLink>
-              </li>
-              <li>
-                <NavLink to="/changes/history">Promoted</NavLink>
-              </li>
-            </ul>
-          </nav>
+          <SectionTabs
+            label="Changes"
+            tabs={[
+              { to: '/changes/pending', label: 'Pending' },
+              { to: '/changes/history', label: 'Promoted' },
+            ]}
+          />
           <Routes>
             <Route index element={<Navigate to="pending" replace />} />
             <Route

@@ -1,4 +1,5 @@
-import { NavLink, Route, Routes } from 'react-router';
+import { Route, Routes } from 'react-router';
+import { SectionTabs } from '../../../components/SectionTabs';
 import '../integrations.css';
 import { IntegrationList } from './IntegrationList';
 import { Catalogue } from './Catalogue';
@@ -20,18 +21,13 @@ export default function Integrations() {
           The providers this environment delivers through, in the order they are tried.
         </p>
       </header>
-      <nav aria-label="Integrations store" className="integrations-tabs">
-        <ul>
-          <li>
-            <NavLink to="/integrations" end>
-              Integrations
-            </NavLink>
-          </li>
-          <li>
-            <NavLink to="/integrations/outbox">Sandbox outbox</NavLink>
-          </li>
-        </ul>
-      </nav>
+      <SectionTabs
+        label="Integrations store"
+        tabs={[
+          { to: '/integrations', label: 'Integrations', end: true },
+          { to: '/integrations/outbox', label: 'Sandbox outbox' },
+        ]}
+      />
       <Routes>
         <Route index element={<IntegrationList />} />
         <Route path="new" element={<Catalogue />} />

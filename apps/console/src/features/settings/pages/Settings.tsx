@@ -1,4 +1,5 @@
-import { NavLink, Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes } from 'react-router';
+import { SectionTabs } from '../../../components/SectionTabs';
 import '../settings.css';
 import { Members } from './Members';
 import { ApiKeys } from './ApiKeys';
@@ -23,15 +24,10 @@ export default function Settings() {
         <h1>Settings</h1>
         <p className="muted">Your organization, its people and the current environment's keys.</p>
       </header>
-      <nav aria-label="Settings" className="settings-tabs">
-        <ul>
-          {tabs.map((tab) => (
-            <li key={tab.path}>
-              <NavLink to={`/settings/${tab.path}`}>{tab.label}</NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <SectionTabs
+        label="Settings"
+        tabs={tabs.map((tab) => ({ to: `/settings/${tab.path}`, label: tab.label }))}
+      />
       <Routes>
         <Route index element={<Navigate to="members" replace />} />
         {tabs.map(({ path, Page }) => (
