@@ -1,6 +1,7 @@
+import { RecordHeader } from '../../../components/RecordHeader';
 import { QueryView } from '../../../components/QueryView';
 import { ErrorState, Loading } from '../../../components/States';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
@@ -15,22 +16,19 @@ import { layoutPath, useLayout, usePreview, type Layout, type LayoutValues } fro
 export function LayoutDetail() {
   const id = useParams().layoutId!;
   const layout = useLayout(id);
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [id]);
 
   return (
     <div className="page records">
-      <header className="records-header">
-        <div>
-          <p>
-            <Link to="/layouts">Layouts</Link>
-          </p>
-          <h1 ref={heading} tabIndex={-1}>
+      <RecordHeader
+        back={{ to: '/layouts', label: 'Layouts' }}
+        recordKey={id}
+        title={
+          <>
             {layout.data?.name ?? 'Layout'}
             {layout.data?.isDefault && <span className="tag"> Default</span>}
-          </h1>
-        </div>
-      </header>
+          </>
+        }
+      ></RecordHeader>
       <QueryView
         query={layout}
         loading="Loading the layout…"

@@ -1,5 +1,6 @@
+import { RecordHeader } from '../../../components/RecordHeader';
 import { QueryView } from '../../../components/QueryView';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
@@ -14,24 +15,18 @@ import { tenantPath, useTenant, type Tenant, type TenantValues } from '../lib/te
 export function TenantDetail() {
   const identifier = useParams().identifier!;
   const tenant = useTenant(identifier);
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [identifier]);
 
   return (
     <div className="page records">
-      <header className="records-header">
-        <div>
-          <p>
-            <Link to="/tenants">Tenants</Link>
-          </p>
-          <h1 ref={heading} tabIndex={-1}>
-            {tenant.data?.name ?? identifier}
-          </h1>
-          <p className="muted">
-            Identifier <code>{identifier}</code>
-          </p>
-        </div>
-      </header>
+      <RecordHeader
+        back={{ to: '/tenants', label: 'Tenants' }}
+        recordKey={identifier}
+        title={tenant.data?.name ?? identifier}
+      >
+        <p className="muted">
+          Identifier <code>{identifier}</code>
+        </p>
+      </RecordHeader>
       <QueryView
         query={tenant}
         loading="Loading the tenant…"

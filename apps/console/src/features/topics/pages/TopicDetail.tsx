@@ -1,5 +1,6 @@
+import { RecordHeader } from '../../../components/RecordHeader';
 import { QueryView } from '../../../components/QueryView';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -17,24 +18,18 @@ import { idsOf, topicName, topicPath, useTopic, type Topic } from '../lib/topics
 export function TopicDetail() {
   const key = useParams().topicKey!;
   const topic = useTopic(key);
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [key]);
 
   return (
     <div className="page records">
-      <header className="records-header">
-        <div>
-          <p>
-            <Link to="/topics">Topics</Link>
-          </p>
-          <h1 ref={heading} tabIndex={-1}>
-            {topic.data?.name ?? key}
-          </h1>
-          <p className="muted">
-            Key <code>{key}</code>
-          </p>
-        </div>
-      </header>
+      <RecordHeader
+        back={{ to: '/topics', label: 'Topics' }}
+        recordKey={key}
+        title={topic.data?.name ?? key}
+      >
+        <p className="muted">
+          Key <code>{key}</code>
+        </p>
+      </RecordHeader>
       <QueryView
         query={topic}
         loading="Loading the topic…"
