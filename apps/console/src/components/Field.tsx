@@ -1,6 +1,6 @@
-import { useId } from 'react';
 import type { InputHTMLAttributes } from 'react';
 import type { FieldError } from 'react-hook-form';
+import { Labelled } from './Labelled';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -10,27 +10,9 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 
 /** A labelled input whose error and hint are announced with it (aria-describedby). */
 export function Field({ label, error, hint, ...input }: FieldProps) {
-  const id = useId();
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described || undefined}
-        {...input}
-      />
-      {hint && (
-        <p id={`${id}-hint`} className="hint">
-          {hint}
-        </p>
-      )}
-      {error?.message && (
-        <p id={`${id}-error`} className="field-error">
-          {error.message}
-        </p>
-      )}
-    </div>
+    <Labelled label={label} error={error} hint={hint}>
+      {(control) => <input {...control} {...input} />}
+    </Labelled>
   );
 }

@@ -1,7 +1,10 @@
 import { useId, type ReactNode } from 'react';
 import type { FieldError } from 'react-hook-form';
 
-/** A labelled select or textarea, with its error announced (Field is for inputs). */
+/**
+ * A labelled control with its hint and error announced with it (aria-describedby): the one
+ * shape of every form row; Field (an input) and TextAreaField are made with it.
+ */
 export function Labelled({
   label,
   error,

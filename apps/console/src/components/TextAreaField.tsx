@@ -1,6 +1,6 @@
-import { useId } from 'react';
 import type { TextareaHTMLAttributes } from 'react';
 import type { FieldError } from 'react-hook-form';
+import { Labelled } from './Labelled';
 
 interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
   label: string;
@@ -10,27 +10,9 @@ interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement>
 
 /** Field's multi-line twin: a labelled textarea with its hint and error announced with it. */
 export function TextAreaField({ label, error, hint, ...textarea }: TextAreaFieldProps) {
-  const id = useId();
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described || undefined}
-        {...textarea}
-      />
-      {hint && (
-        <p id={`${id}-hint`} className="hint">
-          {hint}
-        </p>
-      )}
-      {error?.message && (
-        <p id={`${id}-error`} className="field-error">
-          {error.message}
-        </p>
-      )}
-    </div>
+    <Labelled label={label} error={error} hint={hint}>
+      {(control) => <textarea {...control} {...textarea} />}
+    </Labelled>
   );
 }
