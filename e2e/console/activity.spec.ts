@@ -67,6 +67,10 @@ test('activity: a trigger appears live at the top; its detail reaches the final 
   page,
   request,
 }) => {
+  // A real 4-second delay step followed live to its end, then axe in two themes and
+  // screenshots at two widths: over a minute when the two cores are shared (a CI run timed out
+  // at its last screenshot).
+  test.slow();
   await signIn(page);
   const key = await apiKeyOf(page);
   const workflow = await createWorkflow(request, key);
