@@ -1,12 +1,12 @@
+import { DeleteRecordDialog } from '../../../components/DeleteRecordDialog';
 import { RecordHeader } from '../../../components/RecordHeader';
 import { QueryView } from '../../../components/QueryView';
 import { ErrorState, Loading } from '../../../components/States';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { useSignedIn } from '../../../lib/session';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { FormAlert } from '../../../components/FormAlert';
 import { SandboxedHtml } from '../../../components/SandboxedHtml';
 import { LayoutForm } from '../components/LayoutForm';
@@ -168,31 +168,19 @@ function Preview({ layout }: { layout: Layout }) {
 }
 
 function DeleteLayout({ layout, onClose }: { layout: Layout; onClose: () => void }) {
-  const { token } = useSignedIn();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const remove = useMutation({
-    mutationFn: () => api(layoutPath(layout._id), { method: 'DELETE' }),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: ['layout', token, layout._id] });
-      void queryClient.invalidateQueries({ queryKey: ['layouts', token] });
-      void navigate('/layouts');
-    },
-  });
   return (
-    <ConfirmDialog
-      title={`Delete ${layout.name}?`}
-      confirmLabel="Delete"
-      busyLabel="Deleting…"
-      busy={remove.isPending}
-      error={remove.error?.message ?? null}
-      onConfirm={() => remove.mutate()}
+    <DeleteRecordDialog
+      name={layout.name}
+      apiPath={layoutPath(layout._id)}
+      recordKey={['layout', layout._id]}
+      listKey="layouts"
+      listPath="/layouts"
       onClose={onClose}
     >
       <p>
         The layout <code>{layout.identifier}</code> goes. The default layout and one an e-mail step
         uses cannot be deleted.
       </p>
-    </ConfirmDialog>
+    </DeleteRecordDialog>
   );
 }

@@ -1,3 +1,4 @@
+import { DeleteRecordDialog } from '../../../components/DeleteRecordDialog';
 import { RecordHeader } from '../../../components/RecordHeader';
 import { QueryView } from '../../../components/QueryView';
 import { useState } from 'react';
@@ -6,7 +7,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { jsonText, parseJsonObject } from '../../../lib/json';
 import { useSignedIn } from '../../../lib/session';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { TenantForm } from '../components/TenantForm';
 import { Overrides } from '../components/Overrides';
 import { tenantPath, useTenant, type Tenant, type TenantValues } from '../lib/tenants';
@@ -102,32 +102,19 @@ function Loaded({ tenant }: { tenant: Tenant }) {
 }
 
 function DeleteTenant({ tenant, onClose }: { tenant: Tenant; onClose: () => void }) {
-  const { token } = useSignedIn();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const remove = useMutation({
-    mutationFn: () => api(tenantPath(tenant.identifier), { method: 'DELETE' }),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: ['tenant', token, tenant.identifier] });
-      void queryClient.invalidateQueries({ queryKey: ['tenants', token] });
-      void navigate('/tenants');
-    },
-  });
-  const name = tenant.name ?? tenant.identifier;
   return (
-    <ConfirmDialog
-      title={`Delete ${name}?`}
-      confirmLabel="Delete"
-      busyLabel="Deleting…"
-      busy={remove.isPending}
-      error={remove.error?.message ?? null}
-      onConfirm={() => remove.mutate()}
+    <DeleteRecordDialog
+      name={tenant.name ?? tenant.identifier}
+      apiPath={tenantPath(tenant.identifier)}
+      recordKey={['tenant', tenant.identifier]}
+      listKey="tenants"
+      listPath="/tenants"
       onClose={onClose}
     >
       <p>
         Triggers naming the tenant <code>{tenant.identifier}</code> no longer find it, and its
         workflow overrides stop applying.
       </p>
-    </ConfirmDialog>
+    </DeleteRecordDialog>
   );
 }

@@ -1,14 +1,14 @@
+import { DeleteRecordDialog } from '../../../components/DeleteRecordDialog';
 import { RecordHeader } from '../../../components/RecordHeader';
 import { QueryView } from '../../../components/QueryView';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { z } from '../../../lib/forms';
 import { useSignedIn } from '../../../lib/session';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Field } from '../../../components/Field';
 import { FormAlert, FormNotice } from '../../../components/FormAlert';
 import { TextAreaField } from '../../../components/TextAreaField';
@@ -209,30 +209,18 @@ function Loaded({ topic }: { topic: Topic }) {
 }
 
 function DeleteTopic({ topic, onClose }: { topic: Topic; onClose: () => void }) {
-  const { token } = useSignedIn();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const remove = useMutation({
-    mutationFn: () => api(topicPath(topic.key), { method: 'DELETE' }),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: ['topic', token, topic.key] });
-      void queryClient.invalidateQueries({ queryKey: ['topics', token] });
-      void navigate('/topics');
-    },
-  });
   return (
-    <ConfirmDialog
-      title={`Delete ${topic.name}?`}
-      confirmLabel="Delete"
-      busyLabel="Deleting…"
-      busy={remove.isPending}
-      error={remove.error?.message ?? null}
-      onConfirm={() => remove.mutate()}
+    <DeleteRecordDialog
+      name={topic.name}
+      apiPath={topicPath(topic.key)}
+      recordKey={['topic', topic.key]}
+      listKey="topics"
+      listPath="/topics"
       onClose={onClose}
     >
       <p>
         Triggers to the key <code>{topic.key}</code> stop reaching anyone. Its subscribers stay.
       </p>
-    </ConfirmDialog>
+    </DeleteRecordDialog>
   );
 }
