@@ -21,6 +21,8 @@ process.env.TEST_LOG_DIR ??= mkdtempSync(join(tmpdir(), 'locadora-e2e-logs-'));
 // The one-process server's DATA_DIR (e2e/servidor.ts): the tests read Sino's development key
 // from it to open the sandbox outbox, where the e-mails land.
 process.env.E2E_DADOS_DIR ??= mkdtempSync(join(tmpdir(), 'locadora-e2e-dados-'));
+// Where the server writes the addresses of the local provider peers it started (e2e/servidor.ts).
+process.env.E2E_PEERS_FILE ??= join(mkdtempSync(join(tmpdir(), 'locadora-e2e-peers-')), 'peers.json');
 
 export default defineConfig({
   testDir: 'e2e',

@@ -12,9 +12,9 @@
  * through SINO_URL, behind the same balancer.
  */
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { startCluster } from '../scripts/cluster.mjs';
@@ -22,7 +22,7 @@ import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { abrirBanco, construirApp } from '@locadora/server';
 import { lerConfiguracao } from '@locadora/server/configuracao';
 import { startIdentityProvider } from '@sino/core/testing/identity-provider';
-import { localPeerNetworks } from '@sino/providers/testing';
+import { localPeerNetworks, startTwilioPeer } from '@sino/providers/testing';
 import { GITHUB_PERSON, GOOGLE_PERSON, SINO_ADMIN } from './console/apoio.js';
 
 const PORTA = Number(process.env.E2E_PORT ?? 3100);
@@ -100,12 +100,15 @@ const GOOGLE_CLIENT = {
   clientId: 'console-e2e.apps.example',
   clientSecret: 'console-e2e-google-secret',
 };
-const [pastaDoWeb, pastaDoConsole, github, google, portaDosTiles, banco, bancoDoSino] =
+const [pastaDoWeb, pastaDoConsole, github, google, twilio, portaDosTiles, banco, bancoDoSino] =
   await Promise.all([
     construirWeb(),
     construirConsole(),
     startIdentityProvider({ shape: 'github', ...GITHUB_CLIENT }),
     startIdentityProvider({ shape: 'oidc', ...GOOGLE_CLIENT }),
+    // The console's journey (e2e/console/journey.spec.ts): a local Twilio that reports each
+    // text message's delivery to the status callback a developer set, as Twilio does.
+    startTwilioPeer(),
     iniciarServidorDeTiles(),
     createTestDatabase(),
     // Apart, each half owns its database.
@@ -139,10 +142,15 @@ const ajustes = {
   // operator admits one): the console's Custom SMTP test (e2e/console/integrations.spec.ts)
   // sends to an SMTP server the test starts on this machine. Other private ranges stay refused.
   SINO_PROVIDER_ALLOWED_NETWORKS: localPeerNetworks.join(','),
+  // Twilio is that local one (an operator's proxy would be set the same way).
+  SINO_PROVIDER_BASE_URLS: JSON.stringify({ twilio: twilio.url }),
   // The e-mails' links open this server (the confirmation link, e2e/verificacao-email.spec.ts).
   PUBLIC_URL: `http://127.0.0.1:${PORTA}`,
 };
 github.person = GITHUB_PERSON;
+// Where the tests find the local peers started here (playwright.config.ts makes the path).
+if (process.env.E2E_PEERS_FILE)
+  writeFileSync(process.env.E2E_PEERS_FILE, JSON.stringify({ twilio: twilio.url }));
 google.person = GOOGLE_PERSON;
 const registroDaExecucao = testRunLog();
 registroDaExecucao.knownSecrets('segredo', [
@@ -202,10 +210,13 @@ async function encerrar() {
   await fecharServidor();
   await github.close();
   await google.close();
+  await twilio.close();
   await Promise.all([banco.drop(), bancoDoSino?.drop()]);
   rmSync(temporaria, { recursive: true, force: true });
   if (process.env.E2E_DADOS_DIR)
     rmSync(process.env.E2E_DADOS_DIR, { recursive: true, force: true });
+  if (process.env.E2E_PEERS_FILE)
+    rmSync(dirname(process.env.E2E_PEERS_FILE), { recursive: true, force: true });
   process.exit(0);
 }
 process.on('SIGTERM', () => void encerrar());

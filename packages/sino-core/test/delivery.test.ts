@@ -494,7 +494,30 @@ describe('a workflow with a step per channel', () => {
     const right = await call(signature);
     expect(right.statusCode).toBe(200);
     expect(right.json()).toEqual({ data: { received: 1, matched: 1 } });
-    expect(await messageOf('tx-retry', 'sms')).toMatchObject({ deliveryStatus: 'delivered' });
+    const message = await messageOf('tx-retry', 'sms');
+    expect(message).toMatchObject({ deliveryStatus: 'delivered' });
+    // The activity feed shows the provider's report, from the webhook, in the job's log.
+    const fromWebhook = () =>
+      t.db
+        .select()
+        .from(executionDetails)
+        .where(
+          and(eq(executionDetails.jobId, message!.jobId), eq(executionDetails.source, 'Webhook')),
+        );
+    expect(await fromWebhook()).toEqual([
+      expect.objectContaining({
+        notificationId: message!.notificationId,
+        transactionId: 'tx-retry',
+        stepId: message!.stepId,
+        channel: 'sms',
+        status: 'Success',
+        detail: "Delivered to the recipient, as twilio's delivery webhook reports",
+        raw: { providerId: 'twilio', providerMessageId: 'SM2', state: 'delivered' },
+      }),
+    ]);
+    // The same news again moves nothing, and logs nothing more.
+    expect((await call(signature)).json()).toEqual({ data: { received: 1, matched: 1 } });
+    expect(await fromWebhook()).toHaveLength(1);
   });
 
   it('answers 404 for a provider with no active integration here, or whose webhooks Sino does not read', async () => {

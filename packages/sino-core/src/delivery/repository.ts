@@ -1,7 +1,13 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { plannedSql, type Database } from '@locadora/db';
 import type { Channel } from '@sino/shared';
-import { messages, sandboxOutbox, webhookNonces, type DeliveryStatus } from '../db/schema.js';
+import {
+  executionDetails,
+  messages,
+  sandboxOutbox,
+  webhookNonces,
+  type DeliveryStatus,
+} from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { Job } from '../engine/repository.js';
 
@@ -17,6 +23,16 @@ const RANK: Record<DeliveryStatus, number> = {
   delivered: 2,
   bounced: 3,
   failed: 3,
+};
+
+/** The execution detail of a webhook's move, in words. */
+const WEBHOOK_DETAIL: Record<DeliveryStatus, (providerId: string, reason?: string) => string> = {
+  queued: (p) => `Queued, as ${p}'s delivery webhook reports`,
+  sent: (p) => `Sent, as ${p}'s delivery webhook reports`,
+  delivered: (p) => `Delivered to the recipient, as ${p}'s delivery webhook reports`,
+  bounced: (p, reason) =>
+    `Bounced, as ${p}'s delivery webhook reports${reason ? `: ${reason}` : ''}`,
+  failed: (p, reason) => `Failed, as ${p}'s delivery webhook reports${reason ? `: ${reason}` : ''}`,
 };
 
 /** The statuses a webhook's `state` may move a message from. */
@@ -58,11 +74,14 @@ const NONCE_PURGE_EVERY_MS = 60_000;
 export function createDeliveryRepository(db: Database) {
   let lastNoncePurge = 0;
   /**
-   * Moves the message forward only (a late "sent" after "delivered" changes nothing); answers
-   * the message when it moved.
+   * Moves the message forward only (a late "sent" after "delivered" changes nothing) and logs
+   * the move in its job's execution details, source Webhook, so the activity feed shows what
+   * the provider reported and when (Novu's webhook events in the Activity Feed). Answers the
+   * message when it moved.
    */
   const moveForward = async (
-    executor: Pick<Database, 'update'>,
+    executor: Pick<Database, 'update' | 'insert'>,
+    providerId: string,
     where: ReturnType<typeof and>,
     event: DeliveryNews,
   ): Promise<MovedMessage[]> => {
@@ -74,8 +93,44 @@ export function createDeliveryRepository(db: Database) {
         updatedAt: sql`now()`,
       })
       .where(and(where, inArray(messages.deliveryStatus, movableTo(event.state))))
-      .returning({ id: messages.id, channel: messages.channel });
-    return moved.map((m) => ({ ...m, state: event.state }));
+      .returning({
+        id: messages.id,
+        channel: messages.channel,
+        environmentId: messages.environmentId,
+        organizationId: messages.organizationId,
+        notificationId: messages.notificationId,
+        jobId: messages.jobId,
+        subscriberId: messages.subscriberId,
+        transactionId: messages.transactionId,
+        stepId: messages.stepId,
+      });
+    if (moved.length > 0)
+      await executor.insert(executionDetails).values(
+        moved.map((m) => ({
+          id: newId(),
+          environmentId: m.environmentId,
+          organizationId: m.organizationId,
+          notificationId: m.notificationId,
+          jobId: m.jobId,
+          subscriberId: m.subscriberId,
+          transactionId: m.transactionId,
+          stepId: m.stepId,
+          channel: m.channel,
+          detail: WEBHOOK_DETAIL[event.state](providerId, event.reason),
+          status:
+            event.state === 'bounced' || event.state === 'failed'
+              ? ('Failed' as const)
+              : ('Success' as const),
+          source: 'Webhook' as const,
+          raw: {
+            providerId,
+            providerMessageId: event.providerMessageId,
+            state: event.state,
+            ...(event.reason && { reason: event.reason }),
+          },
+        })),
+      );
+    return moved.map((m) => ({ id: m.id, channel: m.channel, state: event.state }));
   };
 
   return {
@@ -139,7 +194,7 @@ export function createDeliveryRepository(db: Database) {
       );
       const [found] = await db.select({ id: messages.id }).from(messages).where(where);
       if (!found) return undefined;
-      return moveForward(db, where, event);
+      return db.transaction((tx) => moveForward(tx, providerId, where, event));
     },
 
     /**
@@ -195,7 +250,8 @@ export function createDeliveryRepository(db: Database) {
         }
         if (!known) return { kind: 'applied' as const, matched: 0, moved: [] };
         const moved: MovedMessage[] = [];
-        for (const event of input.events) moved.push(...(await moveForward(tx, where, event)));
+        for (const event of input.events)
+          moved.push(...(await moveForward(tx, input.providerId, where, event)));
         return { kind: 'applied' as const, matched: input.events.length, moved };
       });
     },

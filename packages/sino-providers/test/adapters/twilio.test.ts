@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DeliveryError, WebhookRejected } from '../../src/adapters/errors.js';
 import { twilio } from '../../src/adapters/twilio/index.js';
+import { startHttpPeer, startTwilioPeer } from '../peers/index.js';
 import { anSms, contextFor, rejectionOf, usePeer } from './fixtures.js';
 
 describe('Twilio', () => {
@@ -193,5 +194,52 @@ describe('Twilio', () => {
       const hundred = { ...call, rawBody: Buffer.from(many.slice(0, many.lastIndexOf('&'))) };
       expect(() => adapter().parseWebhook!(hundred)).toThrow('X-Twilio-Signature does not match');
     });
+  });
+  // The local Twilio of Sino's end-to-end tests (e2e/console/journey.spec.ts): what it sends a
+  // status callback is what this adapter accepts, and what it accepts is what this adapter sends.
+  it('works with the local Twilio: a message through a Messaging Service is reported sent, then delivered', async () => {
+    const twilioPeer = await startTwilioPeer();
+    const receiver = await startHttpPeer();
+    try {
+      const auth = `Basic ${Buffer.from(`${credentials.accountSid}:${credentials.token}`).toString('base64')}`;
+      const created = await fetch(`${twilioPeer.url}/v1/Services`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          FriendlyName: 'Sino',
+          StatusCallback: `${receiver.url}/hook`,
+        }),
+      });
+      expect(created.status).toBe(201);
+      const { sid: service } = (await created.json()) as { sid: string };
+      const local = twilio.create(contextFor(twilioPeer.url, credentials));
+      await expect(local.check!()).resolves.toMatchObject({ ok: true });
+      const { id } = await local.send(anSms({ from: service }));
+      expect(id).toMatch(/^SM[0-9a-f]{32}$/);
+      await expect.poll(() => receiver.requests.length).toBe(2);
+      const events = receiver.requests.map((r) =>
+        local.parseWebhook!({ url: `${receiver.url}/hook`, headers: r.headers, rawBody: r.body }),
+      );
+      expect(events).toEqual([
+        [{ providerMessageId: id, state: 'sent' }],
+        [{ providerMessageId: id, state: 'delivered' }],
+      ]);
+      // Another account's token does not sign as this one.
+      const other = twilio.create(contextFor(twilioPeer.url, { ...credentials, token: 'other' }));
+      const [first] = receiver.requests;
+      expect(() =>
+        other.parseWebhook!({
+          url: `${receiver.url}/hook`,
+          headers: first!.headers,
+          rawBody: first!.body,
+        }),
+      ).toThrow(WebhookRejected);
+      // An unknown service: Twilio's error, a permanent one.
+      await expect(
+        rejectionOf(local.send(anSms({ from: `MG${'0'.repeat(32)}` }))),
+      ).resolves.toMatchObject({ kind: 'permanent', status: 400 });
+    } finally {
+      await Promise.all([twilioPeer.close(), receiver.close()]);
+    }
   });
 });

@@ -5,6 +5,7 @@
 export * from './http-peer.js';
 export * from './http2-peer.js';
 export * from './smtp-peer.js';
+export * from './twilio-peer.js';
 
 /**
  * The addresses the peers listen on. Sino refuses loopback destinations by default (decision

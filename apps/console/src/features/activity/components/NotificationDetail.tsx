@@ -227,10 +227,11 @@ function TimelineEntry({ detail }: { detail: ExecutionDetail }) {
         <StatusBadge status={detail.status} />
         {detail.code !== null && <span className="muted">Code {detail.code}</span>}
         {detail.isRetry && <span className="muted">Retry</span>}
+        {detail.source === 'Webhook' && <span className="muted">Provider webhook</span>}
       </div>
       {detail.raw !== null && (
         <details className="raw">
-          <summary>{detail.providerId ? `Answer of ${detail.providerId}` : 'Raw data'}</summary>
+          <summary>{rawTitle(detail)}</summary>
           <pre>
             <code>{pretty(detail.raw)}</code>
           </pre>
@@ -238,6 +239,14 @@ function TimelineEntry({ detail }: { detail: ExecutionDetail }) {
       )}
     </li>
   );
+}
+
+/** What the raw data is: a provider's answer to a send, its webhook's report, or Sino's own. */
+function rawTitle(detail: ExecutionDetail): string {
+  if (!detail.providerId) return 'Raw data';
+  return detail.source === 'Webhook'
+    ? `Report of ${detail.providerId}'s webhook`
+    : `Answer of ${detail.providerId}`;
 }
 
 /** The raw JSON text indented; left as it is when it does not parse. */
