@@ -22,7 +22,12 @@ process.env.TEST_LOG_DIR ??= mkdtempSync(join(tmpdir(), 'locadora-e2e-logs-'));
 // from it to open the sandbox outbox, where the e-mails land.
 process.env.E2E_DADOS_DIR ??= mkdtempSync(join(tmpdir(), 'locadora-e2e-dados-'));
 // Where the server writes the addresses of the local provider peers it started (e2e/servidor.ts).
-process.env.E2E_PEERS_FILE ??= join(mkdtempSync(join(tmpdir(), 'locadora-e2e-peers-')), 'peers.json');
+// Where the server's SMTP server keeps Sino's own mail (invitations, resets), for the tests.
+process.env.E2E_MAIL_DIR ??= mkdtempSync(join(tmpdir(), 'locadora-e2e-mail-'));
+process.env.E2E_PEERS_FILE ??= join(
+  mkdtempSync(join(tmpdir(), 'locadora-e2e-peers-')),
+  'peers.json',
+);
 
 export default defineConfig({
   testDir: 'e2e',

@@ -22,7 +22,7 @@ import { createTestDatabase, testRunLog } from '@locadora/db/testing';
 import { abrirBanco, construirApp } from '@locadora/server';
 import { lerConfiguracao } from '@locadora/server/configuracao';
 import { startIdentityProvider } from '@sino/core/testing/identity-provider';
-import { localPeerNetworks, startTwilioPeer } from '@sino/providers/testing';
+import { localPeerNetworks, startSmtpPeer, startTwilioPeer } from '@sino/providers/testing';
 import { GITHUB_PERSON, GOOGLE_PERSON, SINO_ADMIN } from './console/apoio.js';
 
 const PORTA = Number(process.env.E2E_PORT ?? 3100);
@@ -88,6 +88,17 @@ function iniciarServidorDeTiles(): Promise<number> {
   );
 }
 
+let mensagens = 0;
+/** One received mail, as `<n>.eml` beside a `<n>.json` of its envelope. */
+function guardarCorreio(mensagem: { from: string; to: string[]; raw: Buffer }) {
+  const pasta = process.env.E2E_MAIL_DIR;
+  if (!pasta) return;
+  const nome = join(pasta, String(++mensagens).padStart(5, '0'));
+  writeFileSync(`${nome}.eml`, mensagem.raw);
+  // The envelope last: a test reads a mail once its envelope is there.
+  writeFileSync(`${nome}.json`, JSON.stringify({ from: mensagem.from, to: mensagem.to }));
+}
+
 const TOPOLOGIA = process.env.E2E_TOPOLOGY ?? 'one';
 if (!['one', 'cluster', 'halves'].includes(TOPOLOGIA))
   throw new Error(`E2E_TOPOLOGY must be one, cluster or halves, not ${TOPOLOGIA}`);
@@ -100,20 +111,32 @@ const GOOGLE_CLIENT = {
   clientId: 'console-e2e.apps.example',
   clientSecret: 'console-e2e-google-secret',
 };
-const [pastaDoWeb, pastaDoConsole, github, google, twilio, portaDosTiles, banco, bancoDoSino] =
-  await Promise.all([
-    construirWeb(),
-    construirConsole(),
-    startIdentityProvider({ shape: 'github', ...GITHUB_CLIENT }),
-    startIdentityProvider({ shape: 'oidc', ...GOOGLE_CLIENT }),
-    // The console's journey (e2e/console/journey.spec.ts): a local Twilio that reports each
-    // text message's delivery to the status callback a developer set, as Twilio does.
-    startTwilioPeer(),
-    iniciarServidorDeTiles(),
-    createTestDatabase(),
-    // Apart, each half owns its database.
-    TOPOLOGIA === 'halves' ? createTestDatabase() : undefined,
-  ]);
+const [
+  pastaDoWeb,
+  pastaDoConsole,
+  github,
+  google,
+  twilio,
+  correio,
+  portaDosTiles,
+  banco,
+  bancoDoSino,
+] = await Promise.all([
+  construirWeb(),
+  construirConsole(),
+  startIdentityProvider({ shape: 'github', ...GITHUB_CLIENT }),
+  startIdentityProvider({ shape: 'oidc', ...GOOGLE_CLIENT }),
+  // The console's journey (e2e/console/journey.spec.ts): a local Twilio that reports each
+  // text message's delivery to the status callback a developer set, as Twilio does.
+  startTwilioPeer(),
+  // Sino's own mail (invitations, verification, password resets): an SMTP server that keeps
+  // each message as a file in E2E_MAIL_DIR (playwright.config.ts), where the tests open it.
+  startSmtpPeer({ onMessage: guardarCorreio }),
+  iniciarServidorDeTiles(),
+  createTestDatabase(),
+  // Apart, each half owns its database.
+  TOPOLOGIA === 'halves' ? createTestDatabase() : undefined,
+]);
 if (TOPOLOGIA === 'cluster' && !banco.url)
   throw new Error('E2E_TOPOLOGY=cluster needs PostgreSQL: set TEST_DATABASE_URL.');
 
@@ -144,6 +167,8 @@ const ajustes = {
   SINO_PROVIDER_ALLOWED_NETWORKS: localPeerNetworks.join(','),
   // Twilio is that local one (an operator's proxy would be set the same way).
   SINO_PROVIDER_BASE_URLS: JSON.stringify({ twilio: twilio.url }),
+  SINO_MAIL_URL: correio.url,
+  SINO_MAIL_FROM: 'Sino <no-reply@sino.example>',
   // The e-mails' links open this server (the confirmation link, e2e/verificacao-email.spec.ts).
   PUBLIC_URL: `http://127.0.0.1:${PORTA}`,
 };
@@ -211,12 +236,16 @@ async function encerrar() {
   await github.close();
   await google.close();
   await twilio.close();
+  await correio.close();
   await Promise.all([banco.drop(), bancoDoSino?.drop()]);
   rmSync(temporaria, { recursive: true, force: true });
   if (process.env.E2E_DADOS_DIR)
     rmSync(process.env.E2E_DADOS_DIR, { recursive: true, force: true });
-  if (process.env.E2E_PEERS_FILE)
-    rmSync(dirname(process.env.E2E_PEERS_FILE), { recursive: true, force: true });
+  for (const pasta of [
+    process.env.E2E_PEERS_FILE && dirname(process.env.E2E_PEERS_FILE),
+    process.env.E2E_MAIL_DIR,
+  ])
+    if (pasta) rmSync(pasta, { recursive: true, force: true });
   process.exit(0);
 }
 process.on('SIGTERM', () => void encerrar());

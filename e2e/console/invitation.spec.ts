@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { expectAccessibleInBothThemes, expectFitsAndPhotograph, SINO_ADMIN } from './apoio.js';
+import { mailedLink } from './mailbox.js';
 
-// The invitation e-mail's link (/console/accept-invitation?token=…, platform-mail.ts). The
-// e2e server has no platform mail, so the invitation answers its link to the admin once
-// (decision 050): that is the link the e-mail would carry.
+// The invitation e-mail (platform-mail.ts), as it reaches the SMTP server of the e2e server
+// (e2e/console/mailbox.ts), and its link (/console/accept-invitation?token=…) opened in the
+// browser.
 
-test('console: an invited member accepts from the link, lands signed in, and sees no API key', async ({
+test('console: an invited member accepts from the mailed link, lands signed in, and sees no API key', async ({
   page,
   request,
 }) => {
@@ -21,9 +22,12 @@ test('console: an invited member accepts from the link, lands signed in, and see
     data: { email, role: 'member' },
   });
   expect(invite.status(), await invite.text()).toBe(201);
-  const link = new URL(
-    ((await invite.json()) as { data: { invitationLink: string } }).data.invitationLink,
-  );
+  // The link goes by e-mail only: the admin's answer does not carry it.
+  expect(JSON.stringify(await invite.json())).not.toContain('accept-invitation');
+  const { mail, path } = await mailedLink(email, 'accept-invitation');
+  expect(mail.subject).toMatch(/invit/i);
+  expect(mail.text).toContain('Sino');
+  const link = new URL(path, 'http://e2e.invalid');
   expect(link.pathname).toBe('/console/accept-invitation');
 
   await page.goto(link.pathname + link.search);

@@ -1,10 +1,10 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { signIn, SINO_ADMIN } from './apoio.js';
+import { signIn } from './apoio.js';
+import { mailedLink } from './mailbox.js';
 
 // An organization of a test's own (sign-up is open on the e2e server), so its changes, members
-// and numbers are nobody else's. Inviting needs a confirmed address, and the e2e server mails
-// nothing: the new admin confirms hers by accepting (signed in) an invitation of the first
-// admin's organization, the other way the server knows.
+// and numbers are nobody else's. Inviting needs a confirmed address: the new admin confirms
+// hers with the link Sino mails her (e2e/console/mailbox.ts).
 
 export const PASSWORD = 'a-long-enough-password';
 export const unique = (who: string) =>
@@ -34,28 +34,11 @@ export async function newOrganization(
   });
   expect(answer.status(), await answer.text()).toBe(201);
   const adminToken = ((await answer.json()) as { data: { token: string } }).data.token;
-
-  const login = await request.post('/v1/auth/login', {
-    data: { email: SINO_ADMIN.email, password: SINO_ADMIN.password },
-  });
-  expect(login.status(), await login.text()).toBe(200);
-  const firstAdmin = ((await login.json()) as { data: { token: string } }).data.token;
-  const invite = await request.post('/v1/invites', {
-    headers: { authorization: `Bearer ${firstAdmin}` },
-    data: { email: adminEmail, role: 'member' },
-  });
-  expect(invite.status(), await invite.text()).toBe(201);
-  const accept = await request.post(`/v1/invites/${tokenOf(await invite.json())}/accept`, {
-    headers: { authorization: `Bearer ${adminToken}` },
-  });
-  expect(accept.status(), await accept.text()).toBe(200);
+  const { token } = await mailedLink(adminEmail, 'verify-email');
+  const verified = await request.post('/v1/auth/verify-email', { data: { token } });
+  expect(verified.status(), await verified.text()).toBe(200);
   return { adminToken, adminEmail };
 }
-
-const tokenOf = (answer: unknown) =>
-  new URL((answer as { data: { invitationLink: string } }).data.invitationLink).searchParams.get(
-    'token',
-  );
 
 /** Grace, a member who accepted an invitation (in a request context without the page's cookies). */
 export async function addMember(request: APIRequestContext, org: Organization, role = 'member') {
@@ -65,7 +48,8 @@ export async function addMember(request: APIRequestContext, org: Organization, r
     data: { email, role },
   });
   expect(invite.status(), await invite.text()).toBe(201);
-  const accept = await request.post(`/v1/invites/${tokenOf(await invite.json())}/accept`, {
+  const { token: invitation } = await mailedLink(email, 'accept-invitation');
+  const accept = await request.post(`/v1/invites/${invitation}/accept`, {
     data: { password: PASSWORD, firstName: 'Grace', lastName: 'Hopper' },
   });
   expect(accept.status(), await accept.text()).toBe(200);

@@ -33,6 +33,8 @@ export interface SmtpPeerOptions {
   secure?: boolean | undefined;
   /** The only login accepted; without it any login is accepted (and recorded). */
   login?: { user: string; password: string } | undefined;
+  /** Called with each message as it arrives (a test server writing them where tests read). */
+  onMessage?: ((message: SmtpReceived) => void) | undefined;
 }
 
 export interface SmtpPeer {
@@ -94,14 +96,16 @@ export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<Smtp
       stream.on('end', () => {
         const raw = Buffer.concat(chunks);
         const mailFrom = session.envelope.mailFrom;
-        messages.push({
+        const message: SmtpReceived = {
           from: mailFrom ? mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
           text: () => raw.toString('utf8'),
           secure: session.secure,
           user: typeof session.user === 'string' ? session.user : undefined,
-        });
+        };
+        messages.push(message);
+        options.onMessage?.(message);
         callback(null, 'Queued as PEER1');
       });
     },
