@@ -460,3 +460,31 @@ describe('activity of a canceled transaction', () => {
     ]);
   });
 });
+
+describe('activity of waiting steps', () => {
+  it("ends a delay's and a digest's Pending entry with how they ended", async () => {
+    const wf = await workflow([
+      { template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'seconds' } },
+      { template: { type: 'digest' }, metadata: { type: 'regular', amount: 2, unit: 'seconds' } },
+      inApp('done'),
+    ]);
+    await trigger({ name: wf.identifier, to: 'ana', transactionId: 'act-wait-1' });
+    await trigger({ name: wf.identifier, to: 'ana', transactionId: 'act-wait-2' });
+    const [first] = await settledActivity('act-wait-1');
+    const [second] = await settledActivity('act-wait-2');
+    const entries = (job: Job) => job.executionDetails.map((d) => [d.status, d.detail]);
+    expect(entries(first!.jobs[0]!).slice(-2)).toEqual([
+      ['Pending', expect.stringMatching(/^Delayed until /)],
+      ['Success', 'Delay ended'],
+    ]);
+    // The first event's digest led and closed with both; the second's merged into it.
+    const [leader, merged] = [first!, second!].sort((a, b) =>
+      a.jobs[1]!.status === 'completed' ? -1 : b.jobs[1]!.status === 'completed' ? 1 : 0,
+    );
+    expect(entries(leader!.jobs[1]!)).toEqual([
+      ['Pending', expect.stringMatching(/^Digest open until /)],
+      ['Success', 'Digest closed with 2 events'],
+    ]);
+    expect(entries(merged!.jobs[1]!)).toEqual([['Success', 'Event merged into an open digest']]);
+  });
+});

@@ -592,8 +592,16 @@ export function createEngine(deps: EngineDeps) {
   }
 
   /** A delay step: waits in the queue until `runAt`, then the workflow goes on. */
-  async function runDelay(job: Job, step: WorkflowStep): Promise<'completed' | 'waiting'> {
-    if (job.runAt && job.runAt <= deps.now()) return 'completed';
+  async function runDelay(
+    job: Job,
+    step: WorkflowStep,
+    closing: DetailInput[],
+  ): Promise<'completed' | 'waiting'> {
+    if (job.runAt && job.runAt <= deps.now()) {
+      // The timeline's "Delayed until" (Pending) gets its end, written with the step's.
+      closing.push({ detail: 'Delay ended', status: 'Success' });
+      return 'completed';
+    }
     const metadata = (step.metadata ?? { type: 'regular' }) as DelayMetadata;
     let runAt: Date;
     if (metadata.type === 'scheduled' && metadata.delayPath) {
@@ -632,8 +640,18 @@ export function createEngine(deps: EngineDeps) {
   async function runDigest(
     job: Job,
     step: WorkflowStep,
+    closing: DetailInput[],
   ): Promise<'completed' | 'waiting' | 'merged'> {
-    if (job.runAt && job.runAt <= deps.now()) return 'completed';
+    if (job.runAt && job.runAt <= deps.now()) {
+      // The timeline's "Digest open until" (Pending) gets its end, written with the step's.
+      const count = job.digest?.events.length ?? 1;
+      closing.push({
+        detail: `Digest closed with ${count} ${count === 1 ? 'event' : 'events'}`,
+        status: 'Success',
+        raw: { events: count },
+      });
+      return 'completed';
+    }
     const metadata = (step.metadata ?? { type: 'regular' }) as DigestMetadata;
     const digestValue =
       metadata.digestKey === undefined ? undefined : String(job.payload[metadata.digestKey] ?? '');
@@ -677,7 +695,13 @@ export function createEngine(deps: EngineDeps) {
       });
       return 'merged';
     }
-    if (outcome.kind === 'alone') return 'completed';
+    if (outcome.kind === 'alone') {
+      closing.push({
+        detail: 'No other event in the backoff window: sent at once',
+        status: 'Success',
+      });
+      return 'completed';
+    }
     if (!outcome.opened) return 'waiting';
     await detail(job, {
       detail: `Digest open until ${outcome.runAt.toISOString()}`,
@@ -763,8 +787,8 @@ export function createEngine(deps: EngineDeps) {
     let result: 'completed' | 'failed' | 'skipped' | 'waiting' | 'merged';
     const closing: DetailInput[] = [];
     try {
-      if (step.type === 'delay') result = await runDelay(job, step);
-      else if (step.type === 'digest') result = await runDigest(job, step);
+      if (step.type === 'delay') result = await runDelay(job, step, closing);
+      else if (step.type === 'digest') result = await runDigest(job, step, closing);
       else if (isChannel(step.type))
         result = await runChannelStep(
           job,
