@@ -276,6 +276,55 @@ test('workflows: bad input is shown beside its field and nothing is saved; a ref
   expect((await workflows(request, org.adminToken)).map((w) => w.name)).toEqual(['Taken']);
 });
 
+test('workflows: a timed digest goes out at a time on chosen days; bad days are said and nothing saved', async ({
+  page,
+  request,
+}) => {
+  const org = await newOrganization(page, request);
+  await page.goto('/console/workflows/new');
+  await page.getByLabel('Name', { exact: true }).fill('Weekly summary');
+  await page.getByLabel('Step type').selectOption('digest');
+  await page.getByRole('button', { name: 'Add step' }).click();
+  const editor = page.getByTestId('step-editor');
+  await editor.getByLabel('Digest type').selectOption('timed');
+  // A timed digest has a schedule, not a window.
+  await expect(editor.getByLabel('Collect events for')).toHaveCount(0);
+  await editor.getByLabel('Send at (HH:mm, UTC)').fill('18:30');
+  const days = editor.getByRole('group', { name: /On these days of the week/ });
+  // By keyboard: Tab to Friday's box, Space to check it.
+  await days.getByRole('checkbox', { name: 'Thursday' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(days.getByRole('checkbox', { name: 'Friday' })).toBeFocused();
+  await page.keyboard.press('Space');
+  await days.getByRole('checkbox', { name: 'Monday' }).check();
+  await editor.getByLabel('Days of the month (optional)').fill('1, 40');
+  await page.getByRole('button', { name: 'Create the workflow' }).click();
+  await expect(
+    editor.getByText('Enter days of the month from 1 to 31, separated by commas'),
+  ).toBeVisible();
+  await expect(editor.getByLabel('Days of the month (optional)')).toHaveAttribute(
+    'aria-invalid',
+    'true',
+  );
+  expect(await workflows(request, org.adminToken)).toEqual([]);
+  await expectAccessibleInBothThemes(page);
+  await expectFitsAndPhotograph(page, 'workflows-editor-timed-digest');
+
+  await editor.getByLabel('Days of the month (optional)').fill('15, 1');
+  await page.getByRole('button', { name: 'Create the workflow' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Weekly summary' })).toBeVisible();
+  const [saved] = await workflows(request, org.adminToken);
+  expect(saved!.steps[0]!.metadata).toMatchObject({
+    type: 'timed',
+    timed: { atTime: '18:30', weekDays: ['monday', 'friday'], monthDays: [1, 15] },
+  });
+  await page.reload();
+  await expect(editor.getByLabel('Send at (HH:mm, UTC)')).toHaveValue('18:30');
+  await expect(days.getByRole('checkbox', { name: 'Friday' })).toBeChecked();
+  await expect(days.getByRole('checkbox', { name: 'Tuesday' })).not.toBeChecked();
+  await expect(editor.getByLabel('Days of the month (optional)')).toHaveValue('1, 15');
+});
+
 test('workflows: the preview is the server’s rendering of the sample payload, and follows it', async ({
   page,
   request,

@@ -67,7 +67,7 @@ const saved: Workflow = {
         type: 'timed',
         amount: 1,
         unit: 'days',
-        timed: { atTime: '08:00', weekDays: ['monday'] },
+        timed: { atTime: '08:00', weekDays: ['monday'], ordinal: '1', ordinalValue: 'day' },
       },
       template: { _id: 's3', type: 'digest', content: '', _feedId: null },
     },
@@ -102,7 +102,7 @@ describe('the workflow editor’s form model', () => {
       type: 'timed',
       amount: 1,
       unit: 'days',
-      timed: { atTime: '09:30', weekDays: ['monday'] },
+      timed: { atTime: '09:30', weekDays: ['monday'], ordinal: '1', ordinalValue: 'day' },
     });
     expect(digest!.filters).toEqual([
       {
@@ -115,6 +115,47 @@ describe('the workflow editor’s form model', () => {
       },
       { value: 'AND', children: [{ on: 'isOnline', value: false }] },
     ]);
+  });
+
+  it("edits a timed digest's days: week days in the server's order, month days from a list", () => {
+    const draft = draftOf(saved);
+    const digest = draft.steps[2]!;
+    expect(digest.weekDays).toEqual(['monday']);
+    expect(digest.monthDays).toBe('');
+    digest.weekDays = ['friday', 'monday'];
+    digest.monthDays = ' 15, 1,15 ';
+    expect(draftSchema.safeParse(draft).success).toBe(true);
+    expect(workflowBody(draft).steps[2]!.metadata).toEqual({
+      type: 'timed',
+      amount: 1,
+      unit: 'days',
+      // The ordinals the editor does not show stay as saved.
+      timed: {
+        atTime: '08:00',
+        weekDays: ['monday', 'friday'],
+        monthDays: [1, 15],
+        ordinal: '1',
+        ordinalValue: 'day',
+      },
+    });
+    // Cleared, the days are no longer sent: every day at the time.
+    digest.weekDays = [];
+    digest.monthDays = '';
+    expect(workflowBody(draft).steps[2]!.metadata!.timed).toEqual({
+      atTime: '08:00',
+      ordinal: '1',
+      ordinalValue: 'day',
+    });
+    // A timed digest has no window: its hidden amount is not checked.
+    digest.amount = '';
+    for (const bad of ['0', '32', 'x', '1;2', '1.5']) {
+      digest.monthDays = bad;
+      const result = draftSchema.safeParse(draft);
+      expect(result.success, bad).toBe(false);
+      expect(result.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+        ['steps.2.monthDays', 'Enter days of the month from 1 to 31, separated by commas'],
+      ]);
+    }
   });
 
   it('checks every field of a step at once, beside its field', () => {

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Field } from '../../../components/Field';
 import { Labelled } from '../../../components/Labelled';
-import { scheduledPath, type WorkflowDraft } from '../lib/draft';
+import { scheduledPath, WEEK_DAYS, type WorkflowDraft } from '../lib/draft';
 import { STEP_LABELS, TIME_UNITS, type Layout } from '../lib/types';
 import { FilterEditor } from './FilterEditor';
 import { TemplatePreview } from './TemplatePreview';
@@ -131,13 +131,17 @@ export function StepEditor({
             )}
           </Labelled>
           <div className="workflow-grid">
-            <Field
-              label="Collect events for"
-              inputMode="numeric"
-              error={e?.amount}
-              {...register(`${p}.amount`)}
-            />
-            <UnitSelect name={`${p}.unit`} label="Window unit" />
+            {step.digestType !== 'timed' && (
+              <>
+                <Field
+                  label="Collect events for"
+                  inputMode="numeric"
+                  error={e?.amount}
+                  {...register(`${p}.amount`)}
+                />
+                <UnitSelect name={`${p}.unit`} label="Window unit" />
+              </>
+            )}
             {step.digestType === 'backoff' && (
               <>
                 <Field
@@ -151,12 +155,21 @@ export function StepEditor({
               </>
             )}
             {step.digestType === 'timed' && (
-              <Field
-                label="Send at (HH:mm)"
-                placeholder="09:00"
-                error={e?.atTime}
-                {...register(`${p}.atTime`)}
-              />
+              <>
+                <Field
+                  label="Send at (HH:mm, UTC)"
+                  placeholder="09:00"
+                  error={e?.atTime}
+                  {...register(`${p}.atTime`)}
+                />
+                <Field
+                  label="Days of the month (optional)"
+                  placeholder="1, 15"
+                  hint="Separated by commas; empty: any day."
+                  error={e?.monthDays}
+                  {...register(`${p}.monthDays`)}
+                />
+              </>
             )}
             <Field
               label="Digest key (optional)"
@@ -165,6 +178,19 @@ export function StepEditor({
               {...register(`${p}.digestKey`)}
             />
           </div>
+          {step.digestType === 'timed' && (
+            <fieldset className="workflow-prefs">
+              <legend>On these days of the week (none: every day)</legend>
+              <div className="workflow-channels">
+                {WEEK_DAYS.map((day) => (
+                  <label key={day} className="check">
+                    <input type="checkbox" value={day} {...register(`${p}.weekDays`)} />{' '}
+                    {day[0]!.toUpperCase() + day.slice(1)}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          )}
         </>
       )}
 

@@ -73,14 +73,51 @@ export interface StepDraft {
   backoffAmount: string;
   backoffUnit: (typeof TIME_UNITS)[number];
   atTime: string;
+  /** A timed digest's days of the week (none: every day) and of the month ("1, 15"). */
+  weekDays: WeekDay[];
+  monthDays: string;
   // Filters: one group of conditions, joined by AND or OR (Novu's editor makes one group).
   filterJoin: 'AND' | 'OR';
   conditions: ConditionDraft[];
   /**
    * What the editor does not edit, read from the saved step and sent back unchanged (JSON):
-   * filter groups after the first, the in-app CTA, actor and feed, a timed digest's days.
+   * filter groups after the first, the in-app CTA, actor and feed, a timed digest's ordinals.
    */
   kept: string;
+}
+
+/** The days a timed digest may go out on, in the server's words, Monday first. */
+export const WEEK_DAYS = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const;
+export type WeekDay = (typeof WEEK_DAYS)[number];
+
+/** "1, 15" as [1, 15]; undefined when a part is not a day of the month. */
+export function monthDaysOf(text: string): number[] | undefined {
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const days = parts.map(Number);
+  if (days.some((d, i) => !/^\d{1,2}$/.test(parts[i]!) || d < 1 || d > 31)) return undefined;
+  return [...new Set(days)].sort((a, b) => a - b);
+}
+
+/** A timed digest's schedule as the server takes it: only the days chosen. */
+function timedOf(s: StepDraft): Record<string, unknown> {
+  const weekDays = WEEK_DAYS.filter((d) => s.weekDays.includes(d));
+  const monthDays = monthDaysOf(s.monthDays) ?? [];
+  return {
+    atTime: s.atTime,
+    ...(weekDays.length > 0 && { weekDays }),
+    ...(monthDays.length > 0 && { monthDays }),
+  };
 }
 
 interface Kept {
@@ -149,6 +186,8 @@ export function newStep(type: StepType): StepDraft {
     backoffAmount: '5',
     backoffUnit: 'minutes',
     atTime: '09:00',
+    weekDays: [],
+    monthDays: '',
     filterJoin: 'AND',
     conditions: [],
     kept: '{}',
@@ -210,7 +249,7 @@ function stepOf(step: StepAnswer): StepDraft {
   const m = step.metadata ?? {};
   const t = step.template;
   const filter: FilterAnswer | undefined = step.filters[0];
-  const timed = (m.timed ?? {}) as { atTime?: string };
+  const timed = (m.timed ?? {}) as { atTime?: string; weekDays?: WeekDay[]; monthDays?: number[] };
   return {
     ...newStep(t.type),
     _id: step._id,
@@ -230,6 +269,8 @@ function stepOf(step: StepAnswer): StepDraft {
     backoffAmount: str(m.backoffAmount, '5'),
     backoffUnit: (m.backoffUnit as StepDraft['unit'] | undefined) ?? 'minutes',
     atTime: timed.atTime ?? '09:00',
+    weekDays: timed.weekDays ?? [],
+    monthDays: (timed.monthDays ?? []).join(', '),
     filterJoin: filter?.value ?? 'AND',
     conditions: (filter?.children ?? []).map(conditionOf),
     kept: JSON.stringify(keptOf(step)),
@@ -304,14 +345,17 @@ function stepBody(s: StepDraft) {
         backoffAmount: Number(s.backoffAmount),
         backoffUnit: s.backoffUnit,
       }),
-      ...(s.digestType === 'timed' && { timed: { atTime: s.atTime } }),
+      ...(s.digestType === 'timed' && { timed: timedOf(s) }),
     };
   }
   const kept = JSON.parse(s.kept) as Kept;
   if (s.type === 'delay' && kept.metadata?.type === 'scheduled') metadata = kept.metadata;
   Object.assign(template, { ...kept.template, ...template });
-  if (metadata && s.type === 'digest' && s.digestType === 'timed' && kept.metadata?.timed)
-    metadata.timed = { ...kept.metadata.timed, atTime: s.atTime };
+  if (metadata && s.type === 'digest' && s.digestType === 'timed' && kept.metadata?.timed) {
+    // What the editor edits replaces the saved values; the rest (ordinals) is kept.
+    const { weekDays: _w, monthDays: _m, ...rest } = kept.metadata.timed as Record<string, unknown>;
+    metadata.timed = { ...rest, ...timedOf(s) };
+  }
   const built =
     s.conditions.length === 0
       ? []
@@ -400,7 +444,10 @@ const step = z.custom<StepDraft>().check(
     if (s.content.length > 100_000) add(['content'], 'Use at most 100,000 characters');
     if (s.type === 'email' && !s.subject.trim()) add(['subject'], 'Write the subject');
     if (s.type === 'push' && s.title.length > 1000) add(['title'], 'Use at most 1000 characters');
-    if (!channel && !WHOLE.test(s.amount.trim())) add(['amount'], 'Enter a whole number above 0');
+    // A timed digest goes out on its schedule: it has no window to check.
+    const timed = s.type === 'digest' && s.digestType === 'timed';
+    if (!channel && !timed && !WHOLE.test(s.amount.trim()))
+      add(['amount'], 'Enter a whole number above 0');
     if (s.type === 'digest' && s.digestType === 'backoff' && !WHOLE.test(s.backoffAmount.trim()))
       add(['backoffAmount'], 'Enter a whole number above 0');
     if (
@@ -409,6 +456,8 @@ const step = z.custom<StepDraft>().check(
       !/^([01]\d|2[0-3]):[0-5]\d$/.test(s.atTime)
     )
       add(['atTime'], 'Enter a time as HH:mm');
+    if (s.type === 'digest' && s.digestType === 'timed' && !monthDaysOf(s.monthDays))
+      add(['monthDays'], 'Enter days of the month from 1 to 31, separated by commas');
     if (s.conditions.length > 50) add(['conditions'], 'Use at most 50 conditions');
     s.conditions.forEach((c, i) =>
       checkCondition(c, (path, message) => add(['conditions', i, path], message)),
