@@ -174,6 +174,9 @@ test('integrations: an admin connects Custom SMTP from the catalogue, checked fi
   const mail = smtp.messages.find((m) => m.to.includes(org.adminEmail))!;
   expect(mail.text()).toContain('Subject: Sino test message');
   expect(mail.from).toBe('store@analytical.example');
+  // The credentials checked without sending: the relay answers and takes the login.
+  await page.getByRole('button', { name: 'Check the credentials' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The credentials work' })).toBeVisible();
   // Custom SMTP: Sino reads no webhook of it, and says so.
   await expect(page.getByText('No webhook to set')).toBeVisible();
   await expectAccessibleInBothThemes(page);

@@ -117,6 +117,10 @@ test('journey: a digest-and-filter workflow built in Development, promoted, trig
     await page.getByLabel('Name', { exact: true }).fill('Production texts');
   });
   await expect(page.getByRole('heading', { level: 2, name: 'Production texts' })).toBeVisible();
+  await page.getByRole('button', { name: 'Check the credentials' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The credentials work' })).toContainText(
+    'The account SID and auth token work',
+  );
   const webhookUrl = (await page.locator('.webhook-url code').textContent())!.trim();
   expect(webhookUrl).toMatch(
     /\/v1\/webhooks\/organizations\/[0-9a-f]{24}\/environments\/[0-9a-f]{24}\/sms\/twilio$/,

@@ -37,6 +37,7 @@ export function TestSend({ integration }: { integration: Integration }) {
           {channel === 'chat' ? ' webhook' : channel === 'push' ? ' devices' : ' inbox'}, not to an
           address: trigger a workflow to a test subscriber to try it.
         </p>
+        {channel !== 'in_app' && <CredentialCheck integration={integration} />}
       </div>
     );
 
@@ -120,6 +121,54 @@ export function TestSend({ integration }: { integration: Integration }) {
               Not sent{outcome.status !== null ? ` (${outcome.status})` : ''}: {outcome.message}
             </p>
           )}
+        </div>
+      )}
+      <CredentialCheck integration={integration} />
+    </div>
+  );
+}
+
+/**
+ * Asks the provider whether the stored credentials work, sending nothing
+ * (`POST /v1/integrations/:id/check`): for a key or a relay set up before any message is due.
+ */
+function CredentialCheck({ integration }: { integration: Integration }) {
+  const check = useMutation({
+    mutationFn: () =>
+      api<{ data: { ok: boolean; message: string } }>(
+        `/v1/integrations/${encodeURIComponent(integration._id)}/check`,
+        { method: 'POST' },
+      ).then((r) => r.data),
+  });
+  const outcome = check.data;
+  return (
+    <div className="credential-check">
+      <button
+        type="button"
+        className="button button-secondary"
+        disabled={check.isPending}
+        onClick={() => check.mutate()}
+      >
+        {check.isPending ? 'Checking…' : 'Check the credentials'}
+      </button>
+      <p className="hint">Asks the provider whether they work; nothing is sent.</p>
+      <FormAlert
+        message={
+          check.error
+            ? check.error instanceof ApiError
+              ? check.error.message
+              : 'The request failed.'
+            : null
+        }
+      />
+      {outcome && !check.isPending && (
+        <div
+          role={outcome.ok ? 'status' : 'alert'}
+          className={`alert ${outcome.ok ? 'alert-success' : 'alert-error'}`}
+        >
+          <p>
+            {outcome.ok ? 'The credentials work' : 'The credentials do not work'}: {outcome.message}
+          </p>
         </div>
       )}
     </div>
