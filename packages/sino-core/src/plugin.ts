@@ -248,7 +248,7 @@ export const sinoCore = fp<SinoOptions>(
     countsOf = (scope) => services.messages.socketCounts(scope);
     consoleSessionOf = async (token) => {
       const context = await services.accounts.contextOf(token);
-      return context && { environmentId: context.environment.id };
+      return context && { environmentId: context.environment.id, expiresAt: context.expiresAt };
     };
     // Before the first request: a change another node makes from now on is heard.
     await services.caches.start();

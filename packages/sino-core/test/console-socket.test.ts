@@ -163,6 +163,37 @@ describe('the console socket', () => {
     expect(out.statusCode).toBe(204);
     expect(await consoleSocket(url, { token: ended.token }).outcome).toBe('Unauthorized');
   });
+
+  it('closes a socket when the token that opened it expires, and tells the real expiry', async () => {
+    const fresh = await signIn(t, PERSON, () => {});
+    const context = await t.app.sino.accounts.contextOf(fresh.token);
+    // The access token's own expiry, minutes ahead (ACCESS_TOKEN_TTL_MINUTES).
+    expect(context!.expiresAt! - Date.now()).toBeGreaterThan(60_000);
+    const server = createServer();
+    const gateway = createSocketGateway({
+      server,
+      tokens: t.app.sino.tokens,
+      subscribers: t.app.sino.subscribers,
+      log: t.app.log,
+      // The same session, as if its token expired in 300 ms.
+      consoleSessionOf: async (given) => {
+        const session = await t.app.sino.accounts.contextOf(given);
+        return session && { environmentId: session.environment.id, expiresAt: Date.now() + 300 };
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    nodes.push({
+      async close() {
+        await gateway.close();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { socket, outcome } = consoleSocket(base, { token: fresh.token });
+    expect(await outcome).toBe('connected');
+    const reason = await new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    expect(reason).toBe('io server disconnect');
+  });
 });
 
 describe('the console socket across nodes', () => {

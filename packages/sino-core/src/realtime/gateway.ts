@@ -21,12 +21,12 @@ export type CountsOnConnect = (scope: {
 }) => Promise<Pick<RealtimeEvents, 'unseen_count_changed' | 'unread_count_changed'>>;
 
 /**
- * The environment a console access token opens: undefined when it is no console token, null
- * when its session has ended.
+ * The environment a console access token opens, and when the token expires (epoch ms):
+ * undefined when it is no console token, null when its session has ended.
  */
 export type ConsoleSessionOf = (
   token: string,
-) => Promise<{ environmentId: string } | null | undefined>;
+) => Promise<{ environmentId: string; expiresAt?: number | undefined } | null | undefined>;
 
 /**
  * The widget's socket (socket.io v4, path `/socket.io`): a subscriber token is checked on
@@ -113,11 +113,20 @@ export function createSocketGateway(deps: {
     }
     if (!session) return next(new Error('Unauthorized'));
     socket.data.environmentId = session.environmentId;
+    socket.data.expiresAt = session.expiresAt;
     next();
   });
   consoleSpace.on('connection', (socket) => {
     if (closing) return void socket.conn.close();
     void socket.join(consoleRoom(socket.data.environmentId as string));
+    // A socket lives no longer than the token that opened it: the console connects again with
+    // a renewed one, which a session signed out, or a person who left, no longer gets.
+    const expiresAt = socket.data.expiresAt as number | undefined;
+    if (expiresAt !== undefined) {
+      const timer = setTimeout(() => socket.disconnect(true), Math.max(0, expiresAt - Date.now()));
+      timer.unref();
+      socket.on('disconnect', () => clearTimeout(timer));
+    }
   });
 
   io.on('connection', (socket) => {

@@ -256,7 +256,9 @@ export function createAccountService(deps: {
      */
     async contextOf(
       token: string,
-    ): Promise<(ConsoleContext & { sessionId: string }) | null | undefined> {
+    ): Promise<
+      (ConsoleContext & { sessionId: string; expiresAt: number | undefined }) | null | undefined
+    > {
       const claims = await keys.verify(token, CONSOLE_AUDIENCE);
       if (!claims) return undefined;
       const { sid, org, env, sub } = claims;
@@ -267,7 +269,9 @@ export function createAccountService(deps: {
         organizationId: org as string,
         environmentId: env as string,
       });
-      return context ? { ...context, sessionId: sid as string } : null;
+      if (!context) return null;
+      const expiresAt = typeof claims.exp === 'number' ? claims.exp * 1000 : undefined;
+      return { ...context, sessionId: sid as string, expiresAt };
     },
 
     /** A token for another environment of the organization (the console's switch). */

@@ -37,17 +37,23 @@ export function useLiveActivity(handlers: LiveEvents): LiveState {
       if (connectedBefore) current.current.reconnected?.();
       connectedBefore = true;
     });
-    socket.on('disconnect', () => setState('offline'));
+    // A refused handshake is an expired token (they live minutes), and the server closes a
+    // socket when the token that opened it expires: renew once, then connect again.
+    const renewAndConnect = () => {
+      if (renewing) return;
+      renewing = true;
+      void refreshSession().then((session) => {
+        renewing = false;
+        if (session) socket.connect();
+      });
+    };
+    socket.on('disconnect', (reason) => {
+      setState('offline');
+      if (reason === 'io server disconnect') renewAndConnect();
+    });
     socket.on('connect_error', () => {
       setState('offline');
-      // A refused handshake is an expired token (they live minutes): renew once, then retry.
-      if (!socket.active && !renewing) {
-        renewing = true;
-        void refreshSession().then((session) => {
-          renewing = false;
-          if (session) socket.connect();
-        });
-      }
+      if (!socket.active) renewAndConnect();
     });
     socket.on(
       'notification_created',
