@@ -25,7 +25,12 @@ interface WorkflowRead {
     name: string | null;
     filters: { value: string; children: Record<string, unknown>[] }[];
     metadata?: Record<string, unknown>;
-    template: { type: string; content: string; subject?: string };
+    template: {
+      type: string;
+      content: string;
+      subject?: string;
+      cta?: { data?: { url?: string }; action?: { buttons?: unknown[] } } | null;
+    };
   }[];
 }
 
@@ -85,6 +90,8 @@ test('workflows: a workflow with a digest and a filter is built in the editor an
   await page.getByRole('button', { name: 'Add step' }).click();
   const editor = page.getByTestId('step-editor');
   await editor.getByLabel('Message').fill('Your order {{orderId}} shipped');
+  await editor.getByLabel('Open on click (optional)').fill('javascript:alert(1)');
+  await editor.getByLabel('Primary button (optional)').fill('Track it');
 
   // The keyboard adds the digest: the type chosen with the arrows, Add step with Enter.
   await page.getByLabel('Step type').focus();
@@ -116,6 +123,15 @@ test('workflows: a workflow with a digest and a filter is built in the editor an
   await editor.getByLabel('Its message was, condition 2').selectOption('unread');
   await editor.getByLabel('Run the step when').selectOption('OR');
   await expect(editor.getByTestId('template-preview').locator('iframe')).toBeVisible();
+  // A link the inbox must not open is caught beside its field, and nothing is saved.
+  await page.getByRole('button', { name: 'Create the workflow' }).click();
+  await page.getByRole('button', { name: /1\. In-app.*needs attention/ }).click();
+  await expect(
+    editor.getByText('Start the link with /, https:// or a {{variable}}, without spaces'),
+  ).toBeVisible();
+  expect(await workflows(request, org.adminToken)).toEqual([]);
+  await editor.getByLabel('Open on click (optional)').fill('/orders/{{orderId}}');
+  await page.getByRole('button', { name: /3\. Email/ }).click();
   // (axe runs on the editor once below, after the reload: the same controls, saved.)
   await expectFitsAndPhotograph(page, 'workflows-editor-new');
 
@@ -136,6 +152,11 @@ test('workflows: a workflow with a digest and a filter is built in the editor an
   });
   expect(saved!.steps.map((s) => s.template.type)).toEqual(['in_app', 'digest', 'email']);
   expect(saved!.steps[0]!.template.content).toBe('Your order {{orderId}} shipped');
+  expect(saved!.steps[0]!.template.cta).toMatchObject({
+    type: 'redirect',
+    data: { url: '/orders/{{orderId}}' },
+    action: { buttons: [{ type: 'primary', content: 'Track it' }] },
+  });
   expect(saved!.steps[1]!.metadata).toMatchObject({
     type: 'backoff',
     amount: 10,
@@ -163,6 +184,8 @@ test('workflows: a workflow with a digest and a filter is built in the editor an
 
   // Editing: critical on, activated; the reopened editor shows what was saved.
   await page.getByRole('checkbox', { name: /Critical/ }).check();
+  await page.getByRole('button', { name: /^1\. In-app/ }).click();
+  await editor.getByLabel('Primary button (optional)').fill('');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(
     page.getByRole('status').filter({ hasText: 'The workflow was saved.' }),
@@ -173,6 +196,10 @@ test('workflows: a workflow with a digest and a filter is built in the editor an
   ).toBeVisible();
   const [edited] = await workflows(request, org.adminToken);
   expect(edited).toMatchObject({ critical: true, active: true });
+  expect(edited!.steps[0]!.template.cta).toMatchObject({
+    data: { url: '/orders/{{orderId}}' },
+    action: { buttons: [] },
+  });
   expect(edited!.steps.map((s) => s.uuid)).toEqual(saved!.steps.map((s) => s.uuid));
 
   await page.reload();

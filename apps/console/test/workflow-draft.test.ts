@@ -117,6 +117,50 @@ describe('the workflow editor’s form model', () => {
     ]);
   });
 
+  it("edits an in-app message's click: its link and buttons, keeping a button's result text", () => {
+    const withButtons: Workflow = structuredClone(saved);
+    Object.assign(withButtons.steps[0]!.template, {
+      cta: {
+        type: 'redirect',
+        data: { url: '/orders' },
+        action: { buttons: [{ type: 'primary', content: 'Accept', resultContent: 'Accepted' }] },
+      },
+    });
+    const draft = draftOf(withButtons);
+    const inApp = draft.steps[0]!;
+    expect([inApp.redirectUrl, inApp.primaryButton, inApp.secondaryButton]).toEqual([
+      '/orders',
+      'Accept',
+      '',
+    ]);
+    inApp.redirectUrl = 'https://shop.example/orders/{{orderId}}';
+    inApp.primaryButton = 'Accept it';
+    inApp.secondaryButton = 'Decline';
+    expect(draftSchema.safeParse(draft).success).toBe(true);
+    expect(workflowBody(draft).steps[0]!.template.cta).toEqual({
+      type: 'redirect',
+      data: { url: 'https://shop.example/orders/{{orderId}}' },
+      action: {
+        buttons: [
+          { type: 'primary', content: 'Accept it', resultContent: 'Accepted' },
+          { type: 'secondary', content: 'Decline' },
+        ],
+      },
+    });
+    // Emptied, the click is removed rather than kept from the saved step.
+    Object.assign(inApp, { redirectUrl: '', primaryButton: '', secondaryButton: '' });
+    expect(workflowBody(draft).steps[0]!.template.cta).toBeNull();
+    const fresh = draftOf({ ...saved, steps: [] });
+    fresh.steps = [newStep('in_app')];
+    expect(workflowBody(fresh).steps[0]!.template.cta).toBeNull();
+    for (const bad of ['javascript:alert(1)', '//evil.example', 'orders 1', 'data:text/html,x']) {
+      inApp.redirectUrl = bad;
+      const result = draftSchema.safeParse(draft);
+      expect(result.success, bad).toBe(false);
+      expect(result.error!.issues.map((i) => i.path.join('.'))).toEqual(['steps.0.redirectUrl']);
+    }
+  });
+
   it("edits a timed digest's days: week days in the server's order, month days from a list", () => {
     const draft = draftOf(saved);
     const digest = draft.steps[2]!;

@@ -215,6 +215,27 @@ export function StepEditor({
         </div>
       )}
       {step.type === 'push' && <Field label="Title" error={e?.title} {...register(`${p}.title`)} />}
+      {step.type === 'in_app' && (
+        <div className="workflow-grid">
+          <Field
+            label="Open on click (optional)"
+            placeholder="/bookings/{{bookingId}}"
+            hint="The link the inbox opens when the notification is clicked."
+            error={e?.redirectUrl}
+            {...register(`${p}.redirectUrl`)}
+          />
+          <Field
+            label="Primary button (optional)"
+            error={e?.primaryButton}
+            {...register(`${p}.primaryButton`)}
+          />
+          <Field
+            label="Secondary button (optional)"
+            error={e?.secondaryButton}
+            {...register(`${p}.secondaryButton`)}
+          />
+        </div>
+      )}
 
       {step.type !== 'digest' && step.type !== 'delay' && (
         <>

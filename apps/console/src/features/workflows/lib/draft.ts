@@ -73,6 +73,10 @@ export interface StepDraft {
   backoffAmount: string;
   backoffUnit: (typeof TIME_UNITS)[number];
   atTime: string;
+  /** An in-app message's click: the link the inbox opens, and its buttons' labels. */
+  redirectUrl: string;
+  primaryButton: string;
+  secondaryButton: string;
   /** A timed digest's days of the week (none: every day) and of the month ("1, 15"). */
   weekDays: WeekDay[];
   monthDays: string;
@@ -188,6 +192,9 @@ export function newStep(type: StepType): StepDraft {
     atTime: '09:00',
     weekDays: [],
     monthDays: '',
+    redirectUrl: '',
+    primaryButton: '',
+    secondaryButton: '',
     filterJoin: 'AND',
     conditions: [],
     kept: '{}',
@@ -232,6 +239,7 @@ function conditionOf(c: Record<string, unknown>): ConditionDraft {
 function keptOf(step: StepAnswer): Kept {
   const t = step.template as StepAnswer['template'] & Record<string, unknown>;
   const template: Record<string, unknown> = {};
+  // The CTA's link and buttons are edited; what else it holds (a button's result text) is kept.
   if (t.cta) template.cta = t.cta;
   if (t.actor) template.actor = t.actor;
   if (t._feedId) template.feedId = t._feedId;
@@ -271,6 +279,7 @@ function stepOf(step: StepAnswer): StepDraft {
     atTime: timed.atTime ?? '09:00',
     weekDays: timed.weekDays ?? [],
     monthDays: (timed.monthDays ?? []).join(', '),
+    ...ctaFieldsOf((t as { cta?: Cta | null }).cta),
     filterJoin: filter?.value ?? 'AND',
     conditions: (filter?.children ?? []).map(conditionOf),
     kept: JSON.stringify(keptOf(step)),
@@ -319,6 +328,51 @@ function conditionBody(c: ConditionDraft): Record<string, unknown> {
 
 const opt = (v: string) => (v.trim() === '' ? undefined : v);
 
+interface CtaButton {
+  type: 'primary' | 'secondary';
+  content: string;
+  resultContent?: string;
+}
+interface Cta {
+  type?: string;
+  data?: { url?: string };
+  action?: { buttons?: CtaButton[] } & Record<string, unknown>;
+}
+
+function ctaFieldsOf(cta: Cta | null | undefined) {
+  const button = (type: CtaButton['type']) =>
+    cta?.action?.buttons?.find((b) => b.type === type)?.content ?? '';
+  return {
+    redirectUrl: cta?.data?.url ?? '',
+    primaryButton: button('primary'),
+    secondaryButton: button('secondary'),
+  };
+}
+
+/**
+ * An in-app step's CTA from the editor's fields (Novu's shape: a redirect and up to two
+ * buttons), keeping each saved button's result text; null when the fields are empty.
+ */
+function ctaOf(s: StepDraft, saved: Cta | undefined): Cta | null {
+  const buttons = (['primary', 'secondary'] as const).flatMap((type) => {
+    const content = (type === 'primary' ? s.primaryButton : s.secondaryButton).trim();
+    if (!content) return [];
+    const before = saved?.action?.buttons?.find((b) => b.type === type);
+    return [{ ...before, type, content }];
+  });
+  const url = s.redirectUrl.trim();
+  if (!url && buttons.length === 0) return null;
+  return {
+    ...saved,
+    type: 'redirect',
+    data: { ...saved?.data, url },
+    ...((buttons.length > 0 || saved?.action) && { action: { ...saved?.action, buttons } }),
+  };
+}
+
+/** A link the inbox may open: a path, http(s), or one starting with a {{variable}}. */
+const CLICK_LINK = /^(\/(?!\/)|https?:\/\/|\{\{)\S*$/i;
+
 function stepBody(s: StepDraft) {
   const template: Record<string, unknown> = { type: s.type };
   if (s.type === 'email') {
@@ -351,6 +405,7 @@ function stepBody(s: StepDraft) {
   const kept = JSON.parse(s.kept) as Kept;
   if (s.type === 'delay' && kept.metadata?.type === 'scheduled') metadata = kept.metadata;
   Object.assign(template, { ...kept.template, ...template });
+  if (s.type === 'in_app') template.cta = ctaOf(s, kept.template?.cta as Cta | undefined);
   if (metadata && s.type === 'digest' && s.digestType === 'timed' && kept.metadata?.timed) {
     // What the editor edits replaces the saved values; the rest (ordinals) is kept.
     const { weekDays: _w, monthDays: _m, ...rest } = kept.metadata.timed as Record<string, unknown>;
@@ -456,6 +511,11 @@ const step = z.custom<StepDraft>().check(
       !/^([01]\d|2[0-3]):[0-5]\d$/.test(s.atTime)
     )
       add(['atTime'], 'Enter a time as HH:mm');
+    if (s.type === 'in_app' && s.redirectUrl.trim() && !CLICK_LINK.test(s.redirectUrl.trim()))
+      add(['redirectUrl'], 'Start the link with /, https:// or a {{variable}}, without spaces');
+    if (s.redirectUrl.length > 2000) add(['redirectUrl'], 'Use at most 2000 characters');
+    for (const key of ['primaryButton', 'secondaryButton'] as const)
+      if (s[key].length > 200) add([key], 'Use at most 200 characters');
     if (s.type === 'digest' && s.digestType === 'timed' && !monthDaysOf(s.monthDays))
       add(['monthDays'], 'Enter days of the month from 1 to 31, separated by commas');
     if (s.conditions.length > 50) add(['conditions'], 'Use at most 50 conditions');
