@@ -303,7 +303,7 @@ test('workflows: bad input is shown beside its field and nothing is saved; a ref
   expect((await workflows(request, org.adminToken)).map((w) => w.name)).toEqual(['Taken']);
 });
 
-test('workflows: a timed digest goes out at a time on chosen days; bad days are said and nothing saved', async ({
+test('workflows: a timed digest on chosen days and a delay until a payload date; bad input is said and nothing saved', async ({
   page,
   request,
 }) => {
@@ -325,7 +325,15 @@ test('workflows: a timed digest goes out at a time on chosen days; bad days are 
   await page.keyboard.press('Space');
   await days.getByRole('checkbox', { name: 'Monday' }).check();
   await editor.getByLabel('Days of the month (optional)').fill('1, 40');
+  // Then a delay until the date the trigger carries, its path forgotten at first.
+  await page.getByLabel('Step type').selectOption('delay');
+  await page.getByRole('button', { name: 'Add step' }).click();
+  await editor.getByLabel('Delay type').selectOption('scheduled');
+  await expect(editor.getByLabel('Wait for')).toHaveCount(0);
   await page.getByRole('button', { name: 'Create the workflow' }).click();
+  await expect(editor.getByText('Enter the payload path of the date')).toBeVisible();
+  await editor.getByLabel('Payload path of the date').fill('sendAt');
+  await page.getByRole('button', { name: /^1\. Digest/ }).click();
   await expect(
     editor.getByText('Enter days of the month from 1 to 31, separated by commas'),
   ).toBeVisible();
@@ -341,6 +349,7 @@ test('workflows: a timed digest goes out at a time on chosen days; bad days are 
   await page.getByRole('button', { name: 'Create the workflow' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Weekly summary' })).toBeVisible();
   const [saved] = await workflows(request, org.adminToken);
+  expect(saved!.steps[1]!.metadata).toEqual({ type: 'scheduled', delayPath: 'sendAt' });
   expect(saved!.steps[0]!.metadata).toMatchObject({
     type: 'timed',
     timed: { atTime: '18:30', weekDays: ['monday', 'friday'], monthDays: [1, 15] },

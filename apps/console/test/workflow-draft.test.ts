@@ -161,6 +161,28 @@ describe('the workflow editor’s form model', () => {
     }
   });
 
+  it('edits a delay: for a time, or until the date at a payload path', () => {
+    const draft = draftOf(saved);
+    const delay = draft.steps[1]!;
+    expect([delay.delayType, delay.delayPath]).toEqual(['scheduled', 'sendAt']);
+    delay.delayPath = ' booking.startsAt ';
+    expect(workflowBody(draft).steps[1]!.metadata).toEqual({
+      type: 'scheduled',
+      delayPath: 'booking.startsAt',
+    });
+    delay.delayPath = '';
+    expect(draftSchema.safeParse(draft).error!.issues.map((i) => i.message)).toEqual([
+      'Enter the payload path of the date',
+    ]);
+    Object.assign(delay, { delayType: 'regular', amount: '2', unit: 'hours' });
+    expect(draftSchema.safeParse(draft).success).toBe(true);
+    expect(workflowBody(draft).steps[1]!.metadata).toEqual({
+      type: 'regular',
+      amount: 2,
+      unit: 'hours',
+    });
+  });
+
   it("edits a timed digest's days: week days in the server's order, month days from a list", () => {
     const draft = draftOf(saved);
     const digest = draft.steps[2]!;

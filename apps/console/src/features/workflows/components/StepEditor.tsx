@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Field } from '../../../components/Field';
 import { Labelled } from '../../../components/Labelled';
-import { scheduledPath, WEEK_DAYS, type WorkflowDraft } from '../lib/draft';
+import { WEEK_DAYS, type WorkflowDraft } from '../lib/draft';
 import { STEP_LABELS, TIME_UNITS, type Layout } from '../lib/types';
 import { FilterEditor } from './FilterEditor';
 import { TemplatePreview } from './TemplatePreview';
@@ -101,22 +101,36 @@ export function StepEditor({
         </label>
       </div>
 
-      {step.type === 'delay' && scheduledPath(step) !== null && (
-        <p className="hint">
-          Waits until the date in the payload at <code>{scheduledPath(step)}</code> (set through the
-          API); kept as it is.
-        </p>
-      )}
-      {step.type === 'delay' && scheduledPath(step) === null && (
-        <div className="workflow-grid">
-          <Field
-            label="Wait for"
-            inputMode="numeric"
-            error={e?.amount}
-            {...register(`${p}.amount`)}
-          />
-          <UnitSelect name={`${p}.unit`} label="Unit" />
-        </div>
+      {step.type === 'delay' && (
+        <>
+          <Labelled label="Delay type">
+            {(props) => (
+              <select {...props} {...register(`${p}.delayType`)}>
+                <option value="regular">Wait for a time</option>
+                <option value="scheduled">Until a date in the payload</option>
+              </select>
+            )}
+          </Labelled>
+          {step.delayType === 'scheduled' ? (
+            <Field
+              label="Payload path of the date"
+              placeholder="sendAt"
+              hint="The trigger's payload holds an ISO 8601 date there: a past date goes on at once, a missing one fails the step."
+              error={e?.delayPath}
+              {...register(`${p}.delayPath`)}
+            />
+          ) : (
+            <div className="workflow-grid">
+              <Field
+                label="Wait for"
+                inputMode="numeric"
+                error={e?.amount}
+                {...register(`${p}.amount`)}
+              />
+              <UnitSelect name={`${p}.unit`} label="Unit" />
+            </div>
+          )}
+        </>
       )}
 
       {step.type === 'digest' && (

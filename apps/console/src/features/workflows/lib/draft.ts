@@ -67,6 +67,9 @@ export interface StepDraft {
   layoutId: string;
   // Digest and delay
   digestType: 'regular' | 'backoff' | 'timed';
+  /** A delay waits for a time, or until the date at a payload path. */
+  delayType: 'regular' | 'scheduled';
+  delayPath: string;
   amount: string;
   unit: (typeof TIME_UNITS)[number];
   digestKey: string;
@@ -184,6 +187,8 @@ export function newStep(type: StepType): StepDraft {
     content: STARTER_CONTENT[type],
     layoutId: '',
     digestType: 'regular',
+    delayType: 'regular',
+    delayPath: '',
     amount: type === 'delay' ? '1' : '5',
     unit: 'minutes',
     digestKey: '',
@@ -244,12 +249,10 @@ function keptOf(step: StepAnswer): Kept {
   if (t.actor) template.actor = t.actor;
   if (t._feedId) template.feedId = t._feedId;
   const timed = (step.metadata?.timed ?? undefined) as Record<string, unknown> | undefined;
-  // A delay until a date in the payload (made through the API) is kept whole.
-  const scheduled = step.metadata?.type === 'scheduled' ? step.metadata : undefined;
   return {
     filters: step.filters.slice(1),
     template,
-    ...((scheduled ?? timed) && { metadata: scheduled ?? { timed } }),
+    ...(timed && { metadata: { timed } }),
   };
 }
 
@@ -271,6 +274,8 @@ function stepOf(step: StepAnswer): StepDraft {
     content: t.content,
     layoutId: t._layoutId ?? '',
     digestType: m.type === 'backoff' || m.type === 'timed' ? m.type : 'regular',
+    delayType: t.type === 'delay' && m.type === 'scheduled' ? 'scheduled' : 'regular',
+    delayPath: str(m.delayPath),
     amount: str(m.amount, '1'),
     unit: (m.unit as StepDraft['unit'] | undefined) ?? 'minutes',
     digestKey: str(m.digestKey),
@@ -387,7 +392,11 @@ function stepBody(s: StepDraft) {
   else if (s.type !== 'digest' && s.type !== 'delay') template.content = s.content;
 
   let metadata: Record<string, unknown> | undefined;
-  if (s.type === 'delay') metadata = { type: 'regular', amount: Number(s.amount), unit: s.unit };
+  if (s.type === 'delay')
+    metadata =
+      s.delayType === 'scheduled'
+        ? { type: 'scheduled', delayPath: s.delayPath.trim() }
+        : { type: 'regular', amount: Number(s.amount), unit: s.unit };
   if (s.type === 'digest') {
     metadata = {
       type: s.digestType,
@@ -403,7 +412,6 @@ function stepBody(s: StepDraft) {
     };
   }
   const kept = JSON.parse(s.kept) as Kept;
-  if (s.type === 'delay' && kept.metadata?.type === 'scheduled') metadata = kept.metadata;
   Object.assign(template, { ...kept.template, ...template });
   if (s.type === 'in_app') template.cta = ctaOf(s, kept.template?.cta as Cta | undefined);
   if (metadata && s.type === 'digest' && s.digestType === 'timed' && kept.metadata?.timed) {
@@ -427,13 +435,6 @@ function stepBody(s: StepDraft) {
 }
 
 /** The payload path a delay waits for, when it was made through the API to wait for a date. */
-export function scheduledPath(step: StepDraft): string | null {
-  const kept = JSON.parse(step.kept) as Kept;
-  return step.type === 'delay' && kept.metadata?.type === 'scheduled'
-    ? String(kept.metadata.delayPath)
-    : null;
-}
-
 export const tagsOf = (tags: string) => [
   ...new Set(
     tags
@@ -499,9 +500,12 @@ const step = z.custom<StepDraft>().check(
     if (s.content.length > 100_000) add(['content'], 'Use at most 100,000 characters');
     if (s.type === 'email' && !s.subject.trim()) add(['subject'], 'Write the subject');
     if (s.type === 'push' && s.title.length > 1000) add(['title'], 'Use at most 1000 characters');
-    // A timed digest goes out on its schedule: it has no window to check.
+    // A timed digest and a scheduled delay wait for a date: they have no window to check.
     const timed = s.type === 'digest' && s.digestType === 'timed';
-    if (!channel && !timed && !WHOLE.test(s.amount.trim()))
+    const scheduled = s.type === 'delay' && s.delayType === 'scheduled';
+    if (scheduled && !s.delayPath.trim()) add(['delayPath'], 'Enter the payload path of the date');
+    if (scheduled && s.delayPath.length > 200) add(['delayPath'], 'Use at most 200 characters');
+    if (!channel && !timed && !scheduled && !WHOLE.test(s.amount.trim()))
       add(['amount'], 'Enter a whole number above 0');
     if (s.type === 'digest' && s.digestType === 'backoff' && !WHOLE.test(s.backoffAmount.trim()))
       add(['backoffAmount'], 'Enter a whole number above 0');
