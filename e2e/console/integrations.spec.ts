@@ -317,11 +317,29 @@ test('integrations: the sandbox outbox shows what Novu Email sent, rendered in t
   await page.getByRole('button', { name: 'Send a test e-mail' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Sent.' })).toBeVisible();
 
+  await page.getByRole('link', { name: 'Integrations', exact: true }).click();
+  await page.getByRole('link', { name: 'Sino SMS (sandbox)', exact: true }).click();
+  await page.getByLabel('Phone number').fill('+5511999990000');
+  await page.getByRole('button', { name: 'Send a test SMS' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Sent.' })).toBeVisible();
+
   await page.getByRole('link', { name: 'Sandbox outbox' }).click();
   const item = page.getByRole('listitem').filter({ hasText: 'Sino test message' });
+  const sms = page.getByRole('listitem').filter({ hasText: 'SMS to +5511999990000' });
   await expect(item).toContainText(org.adminEmail);
+  await expect(sms).toHaveCount(1);
   await expectAccessibleInBothThemes(page);
   await expectFitsAndPhotograph(page, 'integrations-outbox');
+  // One channel at a time, in the address.
+  await page.getByLabel('Channel').selectOption('sms');
+  await expect(page).toHaveURL(/\/integrations\/outbox\?channel=sms$/);
+  await expect(item).toHaveCount(0);
+  await expect(sms).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByLabel('Channel')).toHaveValue('sms');
+  await page.getByLabel('Channel').selectOption('email');
+  await expect(sms).toHaveCount(0);
+  await expect(item).toHaveCount(1);
   await item.getByRole('link', { name: 'Sino test message' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Sino test message' })).toBeVisible();
   const frame = page.getByTitle('The e-mail as it would look');

@@ -81,11 +81,14 @@ export const saveIntegration = (id: string, body: Record<string, unknown>) =>
 export const createIntegration = (body: Record<string, unknown>) =>
   api<{ data: Integration }>('/v1/integrations', { method: 'POST', body }).then((r) => r.data);
 
-export function useOutbox(page: number) {
+export function useOutbox(page: number, channel: 'email' | 'sms' | undefined) {
   const { token } = useSignedIn();
   return useQuery({
-    queryKey: ['sandbox-outbox', token, page],
-    queryFn: () => api<OutboxPage>(`/v1/sandbox/outbox?page=${page}&limit=20`),
+    queryKey: ['sandbox-outbox', token, page, channel ?? 'all'],
+    queryFn: () =>
+      api<OutboxPage>(
+        `/v1/sandbox/outbox?page=${page}&limit=20${channel ? `&channel=${channel}` : ''}`,
+      ),
   });
 }
 

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { SandboxedHtml } from '../../../components/SandboxedHtml';
 import { ErrorState, Loading } from '../../../components/States';
@@ -8,13 +9,22 @@ const titleOf = (mail: SandboxMail) =>
 
 /**
  * What the sandbox providers ("Novu Email", "Novu SMS") delivered, newest first, a page of 20
- * at a time (`?page=` in the address).
+ * at a time, all or one channel (`?page=` and `?channel=` in the address).
  */
 export function Outbox() {
   const [params, setParams] = useSearchParams();
   const raw = Number(params.get('page') ?? '0');
   const page = Number.isInteger(raw) && raw >= 0 ? raw : 0;
-  const outbox = useOutbox(page);
+  const given = params.get('channel');
+  const channel = given === 'email' || given === 'sms' ? given : undefined;
+  const outbox = useOutbox(page, channel);
+  const channelId = useId();
+  /** The address's parameters, the page dropped when the channel changes. */
+  const go = (next: { page?: number; channel?: 'email' | 'sms' | undefined }) =>
+    setParams({
+      ...((next.page ?? 0) > 0 && { page: String(next.page) }),
+      ...(next.channel && { channel: next.channel }),
+    });
   return (
     <section className="integrations-panel" aria-labelledby="outbox-title">
       <h2 id="outbox-title">Sandbox outbox</h2>
@@ -22,15 +32,31 @@ export function Outbox() {
         E-mails and SMS sent through the sandbox providers land here instead of reaching anyone,
         kept for seven days.
       </p>
+      <div className="field outbox-filter">
+        <label htmlFor={channelId}>Channel</label>
+        <select
+          id={channelId}
+          value={channel ?? ''}
+          onChange={(event) =>
+            go({ channel: (event.target.value || undefined) as 'email' | 'sms' | undefined })
+          }
+        >
+          <option value="">E-mail and SMS</option>
+          <option value="email">E-mail</option>
+          <option value="sms">SMS</option>
+        </select>
+      </div>
       {outbox.isPending ? (
         <Loading label="Loading the outbox…" />
       ) : outbox.isError ? (
         <ErrorState message={outbox.error.message} retry={() => void outbox.refetch()} />
       ) : outbox.data.data.length === 0 ? (
         <p className="muted">
-          {page === 0
-            ? 'Nothing yet. Send a test from the sandbox e-mail or SMS integration, or trigger a workflow while no other provider of its channel is active.'
-            : 'No more messages.'}
+          {page > 0
+            ? 'No more messages.'
+            : channel
+              ? `No ${channel === 'email' ? 'e-mail' : 'SMS'} yet.`
+              : 'Nothing yet. Send a test from the sandbox e-mail or SMS integration, or trigger a workflow while no other provider of its channel is active.'}
         </p>
       ) : (
         <ul className="outbox-list">
@@ -51,7 +77,7 @@ export function Outbox() {
             type="button"
             className="button button-secondary"
             disabled={page === 0}
-            onClick={() => setParams(page - 1 > 0 ? { page: String(page - 1) } : {})}
+            onClick={() => go({ page: page - 1, channel })}
           >
             Newer
           </button>
@@ -59,7 +85,7 @@ export function Outbox() {
             type="button"
             className="button button-secondary"
             disabled={!outbox.data?.hasMore}
-            onClick={() => setParams({ page: String(page + 1) })}
+            onClick={() => go({ page: page + 1, channel })}
           >
             Older
           </button>
