@@ -3,6 +3,18 @@
  * Novu 0.24's, since they travel on the wire (docs/decisions/009).
  */
 
+/** The days a timed digest may go out on (Novu 0.24's names), Monday first. */
+export const WEEK_DAYS = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const;
+export type WeekDay = (typeof WEEK_DAYS)[number];
+
 /** Delivery channels. */
 export const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'] as const;
 export type Channel = (typeof CHANNELS)[number];

@@ -76,6 +76,38 @@ function consoleSocket(base: string, auth: object) {
   return { socket, heard, outcome };
 }
 
+/** A node of the app's socket gateway on a port of its own, closed with the test file. */
+async function socketNode(
+  options: Pick<
+    Parameters<typeof createSocketGateway>[0],
+    'redisUrl' | 'redisPrefix' | 'consoleSessionOf'
+  >,
+) {
+  const server = createServer();
+  const gateway = createSocketGateway({
+    server,
+    tokens: t.app.sino.tokens,
+    subscribers: t.app.sino.subscribers,
+    log: t.app.log,
+    consoleSessionOf: async (given) => {
+      const context = await t.app.sino.accounts.contextOf(given);
+      return context && { environmentId: context.environment.id, expiresAt: context.expiresAt };
+    },
+    ...options,
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const handle = {
+    gateway,
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      await gateway.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  nodes.push(handle);
+  return handle;
+}
+
 describe('the console socket', () => {
   it.each([
     ['no token', () => ({})],
@@ -169,26 +201,13 @@ describe('the console socket', () => {
     const context = await t.app.sino.accounts.contextOf(fresh.token);
     // The access token's own expiry, minutes ahead (ACCESS_TOKEN_TTL_MINUTES).
     expect(context!.expiresAt! - Date.now()).toBeGreaterThan(60_000);
-    const server = createServer();
-    const gateway = createSocketGateway({
-      server,
-      tokens: t.app.sino.tokens,
-      subscribers: t.app.sino.subscribers,
-      log: t.app.log,
-      // The same session, as if its token expired in 300 ms.
+    // The same session, as if its token expired in 300 ms.
+    const { base } = await socketNode({
       consoleSessionOf: async (given) => {
         const session = await t.app.sino.accounts.contextOf(given);
         return session && { environmentId: session.environment.id, expiresAt: Date.now() + 300 };
       },
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    nodes.push({
-      async close() {
-        await gateway.close();
-        await new Promise((resolve) => server.close(resolve));
-      },
-    });
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const { socket, outcome } = consoleSocket(base, { token: fresh.token });
     expect(await outcome).toBe('connected');
     const reason = await new Promise<string>((resolve) => socket.once('disconnect', resolve));
@@ -198,32 +217,7 @@ describe('the console socket', () => {
 
 describe('the console socket across nodes', () => {
   /** A node serving sockets, its fan-out on Redis under a prefix of this test's own. */
-  async function node(prefix: string) {
-    const server = createServer();
-    const gateway = createSocketGateway({
-      server,
-      tokens: t.app.sino.tokens,
-      subscribers: t.app.sino.subscribers,
-      log: t.app.log,
-      redisUrl: redis,
-      redisPrefix: prefix,
-      consoleSessionOf: async (given) => {
-        const context = await t.app.sino.accounts.contextOf(given);
-        return context && { environmentId: context.environment.id };
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const handle = {
-      gateway,
-      base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      async close() {
-        await gateway.close();
-        await new Promise((resolve) => server.close(resolve));
-      },
-    };
-    nodes.push(handle);
-    return handle;
-  }
+  const node = (prefix: string) => socketNode({ redisUrl: redis, redisPrefix: prefix });
 
   it('reach a console on another node, from a socket node and from a process that holds none', async () => {
     const prefix = `console-${process.pid}-${Date.now()}`;

@@ -7,6 +7,7 @@ import {
   FILTER_OPERATORS,
   STEP_TYPES,
   TIME_UNITS,
+  WEEK_DAYS,
 } from '@sino/shared';
 
 /**
@@ -29,10 +30,7 @@ const timedConfig = z.object({
     .string()
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time as HH:mm')
     .optional(),
-  weekDays: z
-    .array(z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']))
-    .max(7)
-    .optional(),
+  weekDays: z.array(z.enum(WEEK_DAYS)).max(7).optional(),
   monthDays: z.array(z.number().int().min(1).max(31)).max(31).optional(),
   ordinal: z.enum(['1', '2', '3', '4', '5', 'last']).optional(),
   ordinalValue: z

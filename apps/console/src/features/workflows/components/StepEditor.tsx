@@ -2,8 +2,8 @@ import { useId } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Field } from '../../../components/Field';
 import { Labelled } from '../../../components/Labelled';
-import { WEEK_DAYS, type WorkflowDraft } from '../lib/draft';
-import { STEP_LABELS, TIME_UNITS, type Layout } from '../lib/types';
+import { type WorkflowDraft } from '../lib/draft';
+import { STEP_LABELS, TIME_UNITS, WEEK_DAYS, type Layout } from '../lib/types';
 import { FilterEditor } from './FilterEditor';
 import { TemplatePreview } from './TemplatePreview';
 

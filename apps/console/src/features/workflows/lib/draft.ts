@@ -6,7 +6,9 @@ import {
   type FilterAnswer,
   type StepAnswer,
   type StepType,
+  type WeekDay,
   type Workflow,
+  WEEK_DAYS,
 } from './types';
 
 // The editor's form model (every input a string, as the page holds it) and its conversion to
@@ -92,18 +94,6 @@ export interface StepDraft {
    */
   kept: string;
 }
-
-/** The days a timed digest may go out on, in the server's words, Monday first. */
-export const WEEK_DAYS = [
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-  'sunday',
-] as const;
-export type WeekDay = (typeof WEEK_DAYS)[number];
 
 /** "1, 15" as [1, 15]; undefined when a part is not a day of the month. */
 export function monthDaysOf(text: string): number[] | undefined {

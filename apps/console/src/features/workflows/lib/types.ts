@@ -1,11 +1,17 @@
 // What Sino's workflow routes answer (Novu 0.24's shapes, packages/sino-core/src/modules/workflows).
 
-export const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'] as const;
-export type Channel = (typeof CHANNELS)[number];
-export const STEP_TYPES = [...CHANNELS, 'digest', 'delay'] as const;
-export type StepType = (typeof STEP_TYPES)[number];
-export const TIME_UNITS = ['seconds', 'minutes', 'hours', 'days', 'weeks', 'months'] as const;
-export type TimeUnit = (typeof TIME_UNITS)[number];
+// The wire's vocabulary, as the server defines it.
+export {
+  CHANNELS,
+  STEP_TYPES,
+  TIME_UNITS,
+  WEEK_DAYS,
+  type Channel,
+  type StepType,
+  type TimeUnit,
+  type WeekDay,
+} from '@sino/shared';
+import { CHANNELS, type Channel, type StepType } from '@sino/shared';
 
 export interface FilterAnswer {
   isNegated?: boolean;
