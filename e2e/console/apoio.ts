@@ -79,6 +79,95 @@ export async function expectAccessibleInBothThemes(page: Page) {
     ).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
+  await expectEveryControlReachableByKeyboard(page);
+}
+
+/** What the keyboard check reads of the page's elements (the e2e code has no DOM types). */
+interface PageNodes {
+  forEach(each: (el: PageNode, i: number) => void): void;
+}
+interface PageNode {
+  ownerDocument: {
+    activeElement: PageNode | null;
+    querySelector(selector: string): PageNode | null;
+    querySelectorAll(selector: string): PageNodes;
+  };
+  querySelectorAll(selector: string): PageNodes;
+  tabIndex: number;
+  disabled?: boolean;
+  type?: string;
+  name?: string;
+  tagName: string;
+  textContent: string | null;
+  dataset: Record<string, string | undefined>;
+  closest(selector: string): unknown;
+  checkVisibility(options: { visibilityProperty: boolean }): boolean;
+  getBoundingClientRect(): { width: number; height: number };
+  getAttribute(name: string): string | null;
+  focus(): void;
+  blur(): void;
+}
+
+/**
+ * Tab, from the top of the page, reaches every visible control that is not disabled: links,
+ * buttons, fields, summaries and anything with a tabindex of 0 or more (a radio group counts
+ * once, as arrows move within it); with a modal dialog open, every control of the dialog. The
+ * focus is put back where it was.
+ */
+export async function expectEveryControlReachableByKeyboard(page: Page) {
+  const root = page.locator('html');
+  const controls = await root.evaluate((html) => {
+    const doc = (html as unknown as PageNode).ownerDocument;
+    // A modal dialog makes the rest of the page inert: its controls are the page's then.
+    const scope = doc.querySelector('dialog:modal') ?? doc;
+    const selector =
+      'a[href], button, input:not([type="hidden"]), select, textarea, summary, [tabindex]';
+    const found: { id: string; group: string; name: string }[] = [];
+    scope.querySelectorAll(selector).forEach((el, i) => {
+      if (el.tabIndex < 0 || el.disabled) return;
+      if (el.closest('fieldset:disabled, [inert], [aria-hidden="true"]')) return;
+      if (!el.checkVisibility({ visibilityProperty: true })) return;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) return;
+      el.dataset.keyboardCheck = String(i);
+      const label = el.getAttribute('aria-label') ?? el.textContent ?? el.name ?? '';
+      found.push({
+        id: String(i),
+        group: el.type === 'radio' && el.name ? `radio:${el.name}` : String(i),
+        name: `${el.tagName.toLowerCase()} "${label.trim().slice(0, 40)}"`,
+      });
+    });
+    return found;
+  });
+  const returnTo = await root.evaluate((html) => {
+    const active = (html as unknown as PageNode).ownerDocument.activeElement;
+    active?.blur();
+    return active?.dataset.keyboardCheck ?? null;
+  });
+  const reached = new Set<string>();
+  let seenFirst: string | undefined;
+  for (let i = 0; i < controls.length * 2 + 20; i++) {
+    await page.keyboard.press('Tab');
+    const id = await root.evaluate(
+      (html) =>
+        (html as unknown as PageNode).ownerDocument.activeElement?.dataset.keyboardCheck ?? '',
+    );
+    if (!id) continue;
+    // Round the page once: back at the first control reached, every other one came.
+    if (id === seenFirst) break;
+    seenFirst ??= id;
+    reached.add(controls.find((c) => c.id === id)?.group ?? id);
+  }
+  const missed = controls.filter((c) => !reached.has(c.group)).map((c) => c.name);
+  await root.evaluate((html, id) => {
+    (html as unknown as PageNode).ownerDocument
+      .querySelectorAll('[data-keyboard-check]')
+      .forEach((el) => {
+        if (el.dataset.keyboardCheck === id) el.focus();
+        delete el.dataset.keyboardCheck;
+      });
+  }, returnTo);
+  expect(missed, 'controls Tab does not reach').toEqual([]);
 }
 
 /**
