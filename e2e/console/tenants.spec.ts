@@ -37,7 +37,7 @@ test('tenants: create, edit, override a workflow, delete', async ({ page, reques
   await page.getByRole('button', { name: 'Create a tenant' }).focus();
   await page.keyboard.press('Enter');
   await page.getByLabel('Name').fill('Acme');
-  await page.getByLabel('Identifier').fill('acme corp');
+  await page.getByLabel('Identifier', { exact: true }).fill('acme corp');
   await page.getByLabel('Data (JSON)').fill('["not", "an object"]');
   await page.getByRole('button', { name: 'Create', exact: true }).click();
   await expect(page.getByText('Use only letters, digits')).toBeVisible();
@@ -45,18 +45,28 @@ test('tenants: create, edit, override a workflow, delete', async ({ page, reques
   expect((await tenantOf(request, org.adminToken, 'acme')).status()).toBe(404);
   await expectFitsAndPhotograph(page, 'tenants-new-invalid');
 
-  await page.getByLabel('Identifier').fill('acme');
+  await page.getByLabel('Identifier', { exact: true }).fill('acme');
   await page.getByLabel('Data (JSON)').fill('{"plan": "gold"}');
   await page.getByRole('button', { name: 'Create', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Acme' })).toBeVisible();
   const saved = await (await tenantOf(request, org.adminToken, 'acme')).json();
   expect(saved.data.data).toEqual({ plan: 'gold' });
 
+  // Found by its identifier from the list; one no tenant has is said.
+  await page.goto('/console/tenants');
+  await page.getByLabel('Find by tenant identifier').fill('globex');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('No tenant has the identifier globex')).toBeVisible();
+  await page.goto('/console/tenants');
+  await page.getByLabel('Find by tenant identifier').fill('acme');
+  await page.getByRole('button', { name: 'Open' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Acme' })).toBeVisible();
+
   // The same identifier again: the server's refusal shown, what was typed kept.
   await page.goto('/console/tenants');
   await page.getByRole('button', { name: 'Create a tenant' }).click();
   await page.getByLabel('Name').fill('Acme again');
-  await page.getByLabel('Identifier').fill('acme');
+  await page.getByLabel('Identifier', { exact: true }).fill('acme');
   await page.getByRole('button', { name: 'Create', exact: true }).click();
   await expect(page.getByRole('alert')).toBeVisible();
   await expect(page.getByLabel('Name')).toHaveValue('Acme again');
@@ -120,7 +130,7 @@ test('tenants: in Production the server keeps overrides to Development, and says
   await page.getByLabel('Environment').selectOption({ label: 'Production' });
   await page.getByRole('button', { name: 'Create a tenant' }).click();
   await page.getByLabel('Name').fill('Globex');
-  await page.getByLabel('Identifier').fill('globex');
+  await page.getByLabel('Identifier', { exact: true }).fill('globex');
   await page.getByRole('button', { name: 'Create', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Globex' })).toBeVisible();
   await expect(

@@ -37,21 +37,33 @@ test('topics: create, rename, members, a refused deletion, then delete', async (
   await page.keyboard.press('Space');
   await expect(page.getByLabel('Name')).toBeFocused();
   await page.keyboard.type('Product updates');
-  await page.getByLabel('Key').fill('product updates!');
+  await page.getByLabel('Key', { exact: true }).fill('product updates!');
   await page.keyboard.press('Enter');
   await expect(page.getByText('Use only letters, digits')).toBeVisible();
   expect((await topicOf(request, org.adminToken, 'product-updates')).status()).toBe(404);
   await expectFitsAndPhotograph(page, 'topics-new-invalid');
 
-  await page.getByLabel('Key').fill('product-updates');
+  await page.getByLabel('Key', { exact: true }).fill('product-updates');
   await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Product updates' })).toBeVisible();
+
+  // Found by its key from the list; a key no topic has is said.
+  await page.goto('/console/topics');
+  await page.getByRole('button', { name: 'Open' }).click();
+  await expect(page.getByText('Enter what to find')).toBeVisible();
+  await page.getByLabel('Find by topic key').fill('no-such-topic');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('No topic has the key no-such-topic')).toBeVisible();
+  await page.goto('/console/topics');
+  await page.getByLabel('Find by topic key').fill('product-updates');
+  await page.getByRole('button', { name: 'Open' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Product updates' })).toBeVisible();
 
   // The same key again: the server's refusal, shown; the form keeps what was typed.
   await page.goto('/console/topics');
   await page.getByRole('button', { name: 'Create a topic' }).click();
   await page.getByLabel('Name').fill('Again');
-  await page.getByLabel('Key').fill('product-updates');
+  await page.getByLabel('Key', { exact: true }).fill('product-updates');
   await page.getByRole('button', { name: 'Create', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('Topic exists with key product-updates');
   await expect(page.getByLabel('Name')).toHaveValue('Again');

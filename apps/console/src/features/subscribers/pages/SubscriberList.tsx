@@ -1,5 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { FindRecord } from '../../../components/FindRecord';
 import { ErrorState, Loading } from '../../../components/States';
 import { Pager } from '../../../components/Pager';
 import { nameOf, useSubscribers, when } from '../lib/queries';
@@ -12,15 +12,6 @@ export function SubscriberList() {
   const [params, setParams] = useSearchParams();
   const page = Math.max(0, Number(params.get('page')) || 0);
   const subscribers = useSubscribers(page);
-  const navigate = useNavigate();
-  const findId = useId();
-  const [wanted, setWanted] = useState('');
-
-  const find = (event: FormEvent) => {
-    event.preventDefault();
-    const id = wanted.trim();
-    if (id) void navigate(`/subscribers/${encodeURIComponent(id)}`);
-  };
 
   return (
     <div className="page records">
@@ -36,20 +27,10 @@ export function SubscriberList() {
         </Link>
       </header>
       <div className="card">
-        <form className="records-toolbar" role="search" onSubmit={find}>
-          <div className="field">
-            <label htmlFor={findId}>Find by subscriber ID</label>
-            <input
-              id={findId}
-              value={wanted}
-              autoComplete="off"
-              onChange={(event) => setWanted(event.target.value)}
-            />
-          </div>
-          <button type="submit" className="button button-secondary">
-            Open
-          </button>
-        </form>
+        <FindRecord
+          label="Find by subscriber ID"
+          pathOf={(id) => `/subscribers/${encodeURIComponent(id)}`}
+        />
         {subscribers.isPending ? (
           <Loading label="Loading the subscribers…" />
         ) : subscribers.isError ? (

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { parseJsonObject } from '../../../lib/json';
 import { useSignedIn } from '../../../lib/session';
+import { FindRecord } from '../../../components/FindRecord';
 import { Pager } from '../../../components/Pager';
 import { ErrorState, Loading } from '../../../components/States';
 import { TenantForm } from '../components/TenantForm';
@@ -34,6 +35,10 @@ export function TenantList() {
       </header>
       {creating && <CreateTenant onClose={() => setCreating(false)} />}
       <div className="card">
+        <FindRecord
+          label="Find by tenant identifier"
+          pathOf={(id) => `/tenants/${encodeURIComponent(id)}`}
+        />
         {tenants.isPending ? (
           <Loading label="Loading the tenants…" />
         ) : tenants.isError ? (

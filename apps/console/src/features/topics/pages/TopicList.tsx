@@ -8,6 +8,7 @@ import { z } from '../../../lib/forms';
 import { useSignedIn } from '../../../lib/session';
 import { Field } from '../../../components/Field';
 import { FormAlert } from '../../../components/FormAlert';
+import { FindRecord } from '../../../components/FindRecord';
 import { Pager } from '../../../components/Pager';
 import { ErrorState, Loading } from '../../../components/States';
 import { PAGE_SIZE, topicKey, topicName, topicPath, useTopics } from '../lib/topics';
@@ -36,6 +37,10 @@ export function TopicList() {
       </header>
       {creating && <CreateTopic onClose={() => setCreating(false)} />}
       <div className="card">
+        <FindRecord
+          label="Find by topic key"
+          pathOf={(id) => `/topics/${encodeURIComponent(id)}`}
+        />
         {topics.isPending ? (
           <Loading label="Loading the topics…" />
         ) : topics.isError ? (
