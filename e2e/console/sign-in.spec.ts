@@ -8,6 +8,7 @@ import {
   SINO_ADMIN,
   watchCsp,
 } from './apoio.js';
+import { mailedLink } from './mailbox.js';
 
 // Sino's console: signing in, up and out, the session across reloads, the environment
 // switcher, and how the server serves it (its own deep links and policy).
@@ -75,6 +76,22 @@ test('console: sign-up makes an account with its own organization, signed in', a
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Get started' })).toBeVisible();
   await expect(page.getByLabel('Organization', { exact: true })).toHaveText(/Analytical Engines/);
+
+  // The address confirmed from the mailed link, by a press (a mail scanner opening the link
+  // spends nothing); the link works once.
+  const { mail, path } = await mailedLink(email, 'verify-email');
+  expect(mail.subject).toMatch(/confirm/i);
+  await page.goto(path);
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Confirm your e-mail address' }),
+  ).toBeVisible();
+  await expectAccessibleInBothThemes(page);
+  await expectFitsAndPhotograph(page, 'verify-email');
+  await page.getByRole('button', { name: 'Confirm my address' }).click();
+  await expect(page.getByRole('status')).toContainText('Your address is confirmed.');
+  await page.goto(path);
+  await page.getByRole('button', { name: 'Confirm my address' }).click();
+  await expect(page.getByRole('alert')).toContainText('expired or was already used');
 
   // The same address again: the server's answer, in the form.
   await page.context().clearCookies();
