@@ -53,6 +53,26 @@ test('layouts: create, edit, preview, default and delete', async ({ page, reques
       .getByText('This is where each e-mail’s own content goes.'),
   ).toBeVisible();
 
+  // Searched from the list, by a part of the name in any case, in the address.
+  await page.goto('/console/layouts');
+  await page.getByLabel('Search by name or identifier').fill('MARKET');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/console\/layouts\?search=MARKET$/);
+  const rows = page.getByRole('table').getByRole('row');
+  await expect(rows).toHaveCount(2); // the header and Marketing
+  await expect(rows.nth(1)).toContainText('marketing');
+  await page.getByLabel('Search by name or identifier').fill('no such layout');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(
+    page.getByText('No layout’s name or identifier holds “no such layout”'),
+  ).toBeVisible();
+  await expectFitsAndPhotograph(page, 'layouts-search-empty');
+  await page.getByRole('link', { name: 'Clear the search' }).click();
+  await expect(page).toHaveURL(/\/console\/layouts$/);
+  await expect(page.getByLabel('Search by name or identifier')).toHaveValue('');
+  await page.getByRole('link', { name: 'Marketing', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Marketing' })).toBeVisible();
+
   // Edit: saved, and the preview follows.
   await page.getByLabel('Description').fill('For campaigns');
   await page

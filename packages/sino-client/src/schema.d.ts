@@ -7502,7 +7502,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of the environment's layouts, newest first unless orderBy is 1 */
+        /** A page of the environment's layouts, newest first unless orderBy is 1; search (beyond Novu) keeps those whose name or identifier holds it */
         get: {
             parameters: {
                 query?: {
@@ -7510,6 +7510,7 @@ export interface paths {
                     pageSize?: number;
                     sortBy?: "createdAt";
                     orderBy?: number;
+                    search?: string;
                 };
                 header?: never;
                 path?: never;

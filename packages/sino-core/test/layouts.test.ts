@@ -279,6 +279,27 @@ describe('GET /v1/layouts', () => {
     expect(second.json().data.map((l: { _id: string }) => l._id)).toEqual([all[1]]);
   });
 
+  it('keeps, with search (beyond Novu), the layouts whose name or identifier holds it, any case', async () => {
+    const marketing = await createLayout({ name: 'Marketing 100%', identifier: 'promo_news' });
+    const receipts = await createLayout({ name: 'Receipts', identifier: 'receipts-marketing' });
+    await createLayout({ name: 'Plain', identifier: 'plain-one' });
+    const found = async (search: string) => {
+      const r = await t.api('GET', `/v1/layouts?pageSize=100&search=${encodeURIComponent(search)}`);
+      expect(r.statusCode, r.body).toBe(200);
+      return {
+        ids: (r.json().data as { _id: string }[]).map((l) => l._id).sort(),
+        total: r.json().totalCount as number,
+      };
+    };
+    expect(await found('MARKETING')).toEqual({ ids: [marketing, receipts].sort(), total: 2 });
+    // What the person typed is matched as typed: % and _ are no wildcards.
+    expect(await found('%')).toEqual({ ids: [marketing], total: 1 });
+    expect(await found('o_n')).toEqual({ ids: [marketing], total: 1 });
+    expect(await found('no layout has this')).toEqual({ ids: [], total: 0 });
+    const tooLong = await t.api('GET', `/v1/layouts?search=${'x'.repeat(201)}`);
+    expect(tooLong.statusCode).toBe(400);
+  });
+
   it.each([
     ['pageSize=1001', 'pageSize must not be greater than 1000'],
     ['page=-1', 'page must not be less than 0'],

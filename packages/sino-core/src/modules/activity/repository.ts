@@ -13,6 +13,7 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import type { Database } from '@locadora/db';
+import { containsPattern } from '../../db/like.js';
 import type { Channel, JobStatus } from '@sino/shared';
 import {
   executionDetails,
@@ -45,8 +46,6 @@ export interface NotificationFilter {
   before?: Date | undefined;
 }
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** The SQL of the activity feed: notifications with their jobs and execution details. */
 export function createActivityRepository(db: Database) {
   return {
@@ -62,7 +61,7 @@ export function createActivityRepository(db: Database) {
       if (by.subscriberIds?.length) any.push(inArray(subscribers.subscriberId, by.subscriberIds));
       if (by.emails?.length) any.push(inArray(subscribers.email, by.emails));
       if (by.search) {
-        const pattern = likePattern(by.search);
+        const pattern = containsPattern(by.search);
         any.push(
           or(
             eq(subscribers.subscriberId, by.search),

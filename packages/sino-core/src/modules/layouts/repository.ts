@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Database } from '@locadora/db';
 import { layouts, workflowSteps, workflows, type LayoutVariable } from '../../db/schema.js';
 import { isId, newId } from '../../ids.js';
+import { containsPattern } from '../../db/like.js';
 
 export type Layout = typeof layouts.$inferSelect;
 
@@ -59,23 +60,31 @@ const stepsNaming = (db: Database | Tx, environmentId: string, id: string) =>
 /** The SQL of `/v1/layouts` and of the layouts an email renders in. */
 export function createLayoutRepository(db: Database) {
   return {
-    /** A page of the environment's live layouts, newest first unless told. */
+    /**
+     * A page of the environment's live layouts, newest first unless told; with `search`, those
+     * whose name or identifier holds it (any case).
+     */
     async page(
       environmentId: string,
-      options: { page: number; pageSize: number; ascending: boolean },
+      options: { page: number; pageSize: number; ascending: boolean; search?: string | undefined },
     ): Promise<{ items: Layout[]; totalCount: number }> {
       const order = options.ascending
         ? [asc(layouts.createdAt), asc(layouts.id)]
         : [desc(layouts.createdAt), desc(layouts.id)];
+      const pattern = options.search ? containsPattern(options.search) : undefined;
+      const where = and(
+        live(environmentId),
+        pattern ? or(ilike(layouts.name, pattern), ilike(layouts.identifier, pattern)) : undefined,
+      );
       const [items, [total]] = await Promise.all([
         db
           .select()
           .from(layouts)
-          .where(live(environmentId))
+          .where(where)
           .orderBy(...order)
           .limit(options.pageSize)
           .offset(options.page * options.pageSize),
-        db.select({ n: count() }).from(layouts).where(live(environmentId)),
+        db.select({ n: count() }).from(layouts).where(where),
       ]);
       return { items, totalCount: total?.n ?? 0 };
     },

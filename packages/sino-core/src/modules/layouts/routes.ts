@@ -44,7 +44,8 @@ export const layoutRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx) =>
     {
       schema: {
         tags,
-        summary: "A page of the environment's layouts, newest first unless orderBy is 1",
+        summary:
+          "A page of the environment's layouts, newest first unless orderBy is 1; search (beyond Novu) keeps those whose name or identifier holds it",
         querystring: listLayoutsQuery,
         response: {
           200: z.object({

@@ -63,6 +63,8 @@ export const listLayoutsQuery = z.object({
     .int()
     .refine((n) => n === 1 || n === -1, 'must be 1 (ascending) or -1 (descending)')
     .optional(),
+  /** Beyond Novu: only the layouts whose name or identifier holds this text (any case). */
+  search: z.string().trim().max(200).optional(),
 });
 
 const variableAnswer = z.object({

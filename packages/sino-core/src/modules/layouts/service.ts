@@ -67,12 +67,18 @@ export function createLayoutService(deps: {
   return {
     list(
       env: EnvironmentRef,
-      query: { page: number; pageSize: number; orderBy?: number | undefined },
+      query: {
+        page: number;
+        pageSize: number;
+        orderBy?: number | undefined;
+        search?: string | undefined;
+      },
     ) {
       return layouts.page(env.id, {
         page: query.page,
         pageSize: query.pageSize,
         ascending: query.orderBy === 1,
+        search: query.search,
       });
     },
 

@@ -8,6 +8,7 @@ import {
   workflows,
 } from '../../db/schema.js';
 import { isId, newId } from '../../ids.js';
+import { containsPattern } from '../../db/like.js';
 
 export type Workflow = typeof workflows.$inferSelect;
 export type WorkflowStep = typeof workflowSteps.$inferSelect;
@@ -118,7 +119,7 @@ export function createWorkflowRepository(db: Database) {
     /** A page of the environment's workflows, newest first, optionally by name or identifier. */
     async page(environmentId: string, options: { page: number; limit: number; query?: string }) {
       const text = options.query?.trim();
-      const pattern = text ? `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+      const pattern = text ? containsPattern(text) : undefined;
       const where = pattern
         ? and(
             live(environmentId),

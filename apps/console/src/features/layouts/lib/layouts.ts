@@ -20,12 +20,14 @@ export interface Layout {
 export const PAGE_SIZE = 20;
 export const layoutPath = (id: string) => `/v1/layouts/${encodeURIComponent(id)}`;
 
-export function useLayouts(page: number) {
+export function useLayouts(page: number, search = '') {
   const { token } = useSignedIn();
   return useQuery({
-    queryKey: ['layouts', token, page],
+    queryKey: ['layouts', token, page, search],
     queryFn: () =>
-      api<{ data: Layout[]; totalCount: number }>(`/v1/layouts?page=${page}&pageSize=${PAGE_SIZE}`),
+      api<{ data: Layout[]; totalCount: number }>(
+        `/v1/layouts?page=${page}&pageSize=${PAGE_SIZE}${search ? `&search=${encodeURIComponent(search)}` : ''}`,
+      ),
     placeholderData: (previous) => previous,
   });
 }

@@ -1,13 +1,25 @@
+import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Pager } from '../../../components/Pager';
 import { ErrorState, Loading } from '../../../components/States';
 import { PAGE_SIZE, useLayouts, when } from '../lib/layouts';
 
-/** The environment's e-mail layouts, newest first; the default one marked. */
+/**
+ * The environment's e-mail layouts, newest first; the default one marked; searched by name or
+ * identifier on the server (`?search=` in the address).
+ */
 export function LayoutList() {
   const [params, setParams] = useSearchParams();
   const page = Math.max(0, Number(params.get('page')) || 0);
-  const layouts = useLayouts(page);
+  const search = params.get('search')?.trim() ?? '';
+  const layouts = useLayouts(page, search);
+  const searchId = useId();
+  const [typed, setTyped] = useState(search);
+  const go = (next: { page?: number; search?: string }) =>
+    setParams({
+      ...(next.search && { search: next.search }),
+      ...((next.page ?? 0) > 0 && { page: String(next.page) }),
+    });
   return (
     <div className="page records">
       <header className="records-header">
@@ -23,13 +35,48 @@ export function LayoutList() {
         </Link>
       </header>
       <div className="card">
+        <form
+          className="records-toolbar"
+          role="search"
+          onSubmit={(event) => {
+            event.preventDefault();
+            go({ search: typed.trim() });
+          }}
+        >
+          <div className="field">
+            <label htmlFor={searchId}>Search by name or identifier</label>
+            <input
+              id={searchId}
+              type="search"
+              value={typed}
+              maxLength={200}
+              autoComplete="off"
+              onChange={(event) => setTyped(event.target.value)}
+            />
+          </div>
+          <button type="submit" className="button button-secondary">
+            Search
+          </button>
+        </form>
         {layouts.isPending ? (
           <Loading label="Loading the layouts…" />
         ) : layouts.isError ? (
           <ErrorState message={layouts.error.message} retry={() => void layouts.refetch()} />
         ) : layouts.data.data.length === 0 ? (
           <p className="records-empty">
-            {page === 0 ? (
+            {search ? (
+              <>
+                No layout’s name or identifier holds “{search}”.{' '}
+                <Link
+                  to="/layouts"
+                  onClick={() => {
+                    setTyped('');
+                  }}
+                >
+                  Clear the search
+                </Link>
+              </>
+            ) : page === 0 ? (
               <>
                 No layout yet. <Link to="/layouts/new">Create one</Link>: e-mails are sent in Sino's
                 plain frame until then.
@@ -67,7 +114,7 @@ export function LayoutList() {
               page={page}
               hasMore={(page + 1) * PAGE_SIZE < layouts.data.totalCount}
               label="Layout pages"
-              onPage={(next) => setParams(next === 0 ? {} : { page: String(next) })}
+              onPage={(next) => go({ page: next, search })}
             />
           </>
         )}
