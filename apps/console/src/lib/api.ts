@@ -12,6 +12,13 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * What to tell the person of a failed call: the server's words, or a plain sentence when the
+ * request never got an answer (the network, a bug); nothing when there is no error.
+ */
+export const failureMessage = (error: unknown): string | null =>
+  error == null ? null : error instanceof ApiError ? error.message : 'The request failed.';
+
 export interface SessionUser {
   _id: string;
   email: string;

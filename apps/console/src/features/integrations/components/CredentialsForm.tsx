@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useForm, type FieldError, type UseFormRegisterReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from '../../../lib/forms';
-import { ApiError } from '../../../lib/api';
+import { failureMessage } from '../../../lib/api';
 import { FormAlert } from '../../../components/FormAlert';
 import type { CredentialField, ProviderEntry } from '../lib/catalogue';
 import {
@@ -81,7 +81,7 @@ export function CredentialsForm({
         credentials: credentialsOf(entry.credentials, values.credentials),
       });
     } catch (error) {
-      setServerError(error instanceof ApiError ? error.message : 'The request failed.');
+      setServerError(failureMessage(error));
     }
   });
 

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../../lib/api';
+import { api, failureMessage } from '../../../lib/api';
 import { useSignedIn } from '../../../lib/session';
 import { FormAlert } from '../../../components/FormAlert';
 import type { Integration, TestOutcome } from '../lib/queries';
@@ -97,15 +97,7 @@ export function TestSend({ integration }: { integration: Integration }) {
           </button>
         </div>
       </form>
-      <FormAlert
-        message={
-          send.error
-            ? send.error instanceof ApiError
-              ? send.error.message
-              : 'The request failed.'
-            : null
-        }
-      />
+      <FormAlert message={failureMessage(send.error)} />
       {outcome && !send.isPending && (
         <div
           role={outcome.ok ? 'status' : 'alert'}
@@ -152,15 +144,7 @@ function CredentialCheck({ integration }: { integration: Integration }) {
         {check.isPending ? 'Checking…' : 'Check the credentials'}
       </button>
       <p className="hint">Asks the provider whether they work; nothing is sent.</p>
-      <FormAlert
-        message={
-          check.error
-            ? check.error instanceof ApiError
-              ? check.error.message
-              : 'The request failed.'
-            : null
-        }
-      />
+      <FormAlert message={failureMessage(check.error)} />
       {outcome && !check.isPending && (
         <div
           role={outcome.ok ? 'status' : 'alert'}
