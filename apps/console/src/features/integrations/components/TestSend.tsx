@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, failureMessage } from '../../../lib/api';
 import { useSignedIn } from '../../../lib/session';
-import { FormAlert } from '../../../components/FormAlert';
+import { FormAlert, FormNotice } from '../../../components/FormAlert';
 import type { Integration, TestOutcome } from '../lib/queries';
 
 const E164 = /^\+[1-9][0-9]{7,14}$/;
@@ -98,23 +98,17 @@ export function TestSend({ integration }: { integration: Integration }) {
         </div>
       </form>
       <FormAlert message={failureMessage(send.error)} />
-      {outcome && !send.isPending && (
-        <div
-          role={outcome.ok ? 'status' : 'alert'}
-          className={`alert ${outcome.ok ? 'alert-success' : 'alert-error'}`}
-        >
-          {outcome.ok ? (
-            <p>
-              Sent. The provider accepted it
-              {outcome.providerMessageId ? ` as ${outcome.providerMessageId}` : ''}.
-            </p>
-          ) : (
-            <p>
-              Not sent{outcome.status !== null ? ` (${outcome.status})` : ''}: {outcome.message}
-            </p>
-          )}
-        </div>
-      )}
+      {outcome &&
+        !send.isPending &&
+        (outcome.ok ? (
+          <FormNotice
+            message={`Sent. The provider accepted it${outcome.providerMessageId ? ` as ${outcome.providerMessageId}` : ''}.`}
+          />
+        ) : (
+          <FormAlert
+            message={`Not sent${outcome.status !== null ? ` (${outcome.status})` : ''}: ${outcome.message}`}
+          />
+        ))}
       <CredentialCheck integration={integration} />
     </div>
   );
@@ -145,16 +139,13 @@ function CredentialCheck({ integration }: { integration: Integration }) {
       </button>
       <p className="hint">Asks the provider whether they work; nothing is sent.</p>
       <FormAlert message={failureMessage(check.error)} />
-      {outcome && !check.isPending && (
-        <div
-          role={outcome.ok ? 'status' : 'alert'}
-          className={`alert ${outcome.ok ? 'alert-success' : 'alert-error'}`}
-        >
-          <p>
-            {outcome.ok ? 'The credentials work' : 'The credentials do not work'}: {outcome.message}
-          </p>
-        </div>
-      )}
+      {outcome &&
+        !check.isPending &&
+        (outcome.ok ? (
+          <FormNotice message={`The credentials work: ${outcome.message}`} />
+        ) : (
+          <FormAlert message={`The credentials do not work: ${outcome.message}`} />
+        ))}
     </div>
   );
 }

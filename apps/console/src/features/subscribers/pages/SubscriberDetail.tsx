@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api';
 import { useSignedIn } from '../../../lib/session';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { DeleteRecordDialog } from '../../../components/DeleteRecordDialog';
 import { ErrorState, Loading } from '../../../components/States';
 import { ProfileForm } from '../components/ProfileForm';
 import { Credentials } from '../components/Credentials';
@@ -113,43 +113,22 @@ function Loaded({
       <Credentials subscriber={subscriber} />
       <Preferences subscriberId={id} />
       <Feed subscriberId={id} />
-      {deleting && <DeleteSubscriber subscriber={subscriber} onClose={() => setDeleting(false)} />}
+      {deleting && (
+        <DeleteRecordDialog
+          name={nameOf(subscriber)}
+          apiPath={subscriberPath(subscriber.subscriberId)}
+          recordKey={['subscriber', subscriber.subscriberId]}
+          listKey="subscribers"
+          listPath="/subscribers"
+          onClose={() => setDeleting(false)}
+        >
+          <p>
+            The subscriber <code>{subscriber.subscriberId}</code> goes with their messages,
+            preferences and topic memberships. A later trigger or identify for the same ID makes a
+            new subscriber.
+          </p>
+        </DeleteRecordDialog>
+      )}
     </div>
-  );
-}
-
-function DeleteSubscriber({
-  subscriber,
-  onClose,
-}: {
-  subscriber: Subscriber;
-  onClose: () => void;
-}) {
-  const { token } = useSignedIn();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const remove = useMutation({
-    mutationFn: () => api(subscriberPath(subscriber.subscriberId), { method: 'DELETE' }),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: ['subscriber', token, subscriber.subscriberId] });
-      void queryClient.invalidateQueries({ queryKey: ['subscribers', token] });
-      void navigate('/subscribers');
-    },
-  });
-  return (
-    <ConfirmDialog
-      title={`Delete ${nameOf(subscriber)}?`}
-      confirmLabel="Delete"
-      busyLabel="Deleting…"
-      busy={remove.isPending}
-      error={remove.error?.message ?? null}
-      onConfirm={() => remove.mutate()}
-      onClose={onClose}
-    >
-      <p>
-        The subscriber <code>{subscriber.subscriberId}</code> goes with their messages, preferences
-        and topic memberships. A later trigger or identify for the same ID makes a new subscriber.
-      </p>
-    </ConfirmDialog>
   );
 }

@@ -238,11 +238,17 @@ function keptOf(step: StepAnswer): Kept {
   if (t.cta) template.cta = t.cta;
   if (t.actor) template.actor = t.actor;
   if (t._feedId) template.feedId = t._feedId;
-  const timed = (step.metadata?.timed ?? undefined) as Record<string, unknown> | undefined;
+  // A timed digest's ordinals; its time and days are edited.
+  const {
+    atTime: _time,
+    weekDays: _weekDays,
+    monthDays: _monthDays,
+    ...ordinals
+  } = (step.metadata?.timed ?? {}) as Record<string, unknown>;
   return {
     filters: step.filters.slice(1),
     template,
-    ...(timed && { metadata: { timed } }),
+    ...(Object.keys(ordinals).length > 0 && { metadata: { timed: ordinals } }),
   };
 }
 
@@ -381,6 +387,7 @@ function stepBody(s: StepDraft) {
   } else if (s.type === 'push') Object.assign(template, { title: s.title, content: s.content });
   else if (s.type !== 'digest' && s.type !== 'delay') template.content = s.content;
 
+  const kept = JSON.parse(s.kept) as Kept;
   let metadata: Record<string, unknown> | undefined;
   if (s.type === 'delay')
     metadata =
@@ -398,17 +405,13 @@ function stepBody(s: StepDraft) {
         backoffAmount: Number(s.backoffAmount),
         backoffUnit: s.backoffUnit,
       }),
-      ...(s.digestType === 'timed' && { timed: timedOf(s) }),
+      ...(s.digestType === 'timed' && {
+        timed: { ...(kept.metadata?.timed as object | undefined), ...timedOf(s) },
+      }),
     };
   }
-  const kept = JSON.parse(s.kept) as Kept;
   Object.assign(template, { ...kept.template, ...template });
   if (s.type === 'in_app') template.cta = ctaOf(s, kept.template?.cta as Cta | undefined);
-  if (metadata && s.type === 'digest' && s.digestType === 'timed' && kept.metadata?.timed) {
-    // What the editor edits replaces the saved values; the rest (ordinals) is kept.
-    const { weekDays: _w, monthDays: _m, ...rest } = kept.metadata.timed as Record<string, unknown>;
-    metadata.timed = { ...rest, ...timedOf(s) };
-  }
   const built =
     s.conditions.length === 0
       ? []
@@ -424,7 +427,6 @@ function stepBody(s: StepDraft) {
   };
 }
 
-/** The payload path a delay waits for, when it was made through the API to wait for a date. */
 export const tagsOf = (tags: string) => [
   ...new Set(
     tags
