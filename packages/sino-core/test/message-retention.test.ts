@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { io, type Socket } from 'socket.io-client';
 import {
@@ -11,6 +11,7 @@ import {
   sandboxOutbox,
   transactions,
 } from '../src/db/schema.js';
+import { FINAL_STATUSES } from '../src/engine/repository.js';
 import { createMessageRetention } from '../src/modules/messages/retention.js';
 import { createRetentionRepository } from '../src/modules/messages/retention-repository.js';
 import type { SinoTestApp } from './harness.js';
@@ -143,12 +144,19 @@ const settled = (transactionIds: string[], inApp: number) =>
         .select({ channel: messages.channel, status: messages.deliveryStatus })
         .from(messages)
         .where(inArray(messages.transactionId, transactionIds));
+      // A step's job is marked done just after its message is written: a purge skips a
+      // notification until then, so wait for that too.
+      const running = await count(
+        jobs,
+        and(inArray(jobs.transactionId, transactionIds), notInArray(jobs.status, FINAL_STATUSES)),
+      );
       return (
+        running === 0 &&
         rows.filter((r) => r.channel === 'in_app').length === inApp &&
         rows.filter((r) => r.channel === 'email' && r.status === 'sent').length === inApp
       );
     },
-    `${inApp} in-app and e-mail messages of ${transactionIds.join(', ')}`,
+    `${inApp} in-app and e-mail messages of ${transactionIds.join(', ')}, their steps done`,
   );
 
 describe('message retention', () => {
