@@ -236,6 +236,34 @@ test('integrations: activate, deactivate, primary and order, webhook URL, and de
   await expect(rowOf(page, 'Mark')).toContainText('1st tried');
   await expect(rowOf(page, 'Grid')).toContainText('2nd tried');
 
+  // The order set from the list, by keyboard: Grid moves earlier, and is primary again. The
+  // pressed button keeps the focus, unavailable now that Grid is first.
+  const earlier = page.getByRole('button', { name: 'Move Grid earlier' });
+  await expect(page.getByRole('button', { name: 'Move Mark earlier' })).toHaveAttribute(
+    'aria-disabled',
+    'true',
+  );
+  await earlier.focus();
+  await page.keyboard.press('Enter');
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Grid is now 1st tried for SMS.' }),
+  ).toBeAttached();
+  await expect(rowOf(page, 'Grid')).toContainText('1st tried');
+  await expect(rowOf(page, 'Grid')).toContainText('Primary');
+  await expect(rowOf(page, 'Mark')).toContainText('2nd tried');
+  await expect(earlier).toBeFocused();
+  await expect(earlier).toHaveAttribute('aria-disabled', 'true');
+  await page.keyboard.press('Enter');
+  const sms = (await integrationsOf(request, org.adminToken)).filter((i) => i.channel === 'sms');
+  // The sandbox, tried only when no real provider is active, aside.
+  const real = sms.filter((i) => i.active && i.providerId !== 'novu-sms');
+  expect(real.map((i) => [i.name, i.primary])).toEqual([
+    ['Grid', true],
+    ['Mark', false],
+  ]);
+  await expectAccessibleInBothThemes(page);
+  await expectFitsAndPhotograph(page, 'integrations-list-order');
+
   // Grid: deactivated it leaves the order; activated, it comes back.
   await page.getByRole('link', { name: 'Grid', exact: true }).click();
   await page.getByRole('button', { name: 'Deactivate' }).click();
@@ -369,6 +397,19 @@ test('integrations: a member sees the integrations without any control, and the 
       senderName: 'Analytical Engines',
     },
   });
+  // Two active ones, which an admin could reorder.
+  for (const name of ['Members primary', 'Members backup'])
+    await createThroughApi(request, org.adminToken, {
+      providerId: 'sendgrid',
+      channel: 'email',
+      name,
+      active: true,
+      credentials: {
+        apiKey: `SG.${name.length}-e2e-key`,
+        from: 'a@analytical.example',
+        senderName: 'AE',
+      },
+    });
   const grace = await addMember(request, org);
 
   // The server's 403 to every change, whatever the console shows.
@@ -380,6 +421,10 @@ test('integrations: a member sees the integrations without any control, and the 
     }),
     request.put(`/v1/integrations/${id}`, { headers: auth(grace.token), data: { active: true } }),
     request.post(`/v1/integrations/${id}/set-primary`, { headers: auth(grace.token) }),
+    request.put('/v1/integrations/failover-order', {
+      headers: auth(grace.token),
+      data: { channel: 'email', integrationIds: [id] },
+    }),
     request.post(`/v1/integrations/${id}/test`, { headers: auth(grace.token) }),
     request.delete(`/v1/integrations/${id}`, { headers: auth(grace.token) }),
   ];
@@ -394,6 +439,7 @@ test('integrations: a member sees the integrations without any control, and the 
   await openStore(memberPage);
   await expect(rowOf(memberPage, 'Members relay')).toContainText('Inactive');
   await expect(memberPage.getByRole('link', { name: 'Connect a provider' })).toHaveCount(0);
+  await expect(memberPage.getByRole('button', { name: /^Move / })).toHaveCount(0);
   await expect(
     memberPage.getByText('Only admins connect, change or remove integrations.'),
   ).toBeVisible();

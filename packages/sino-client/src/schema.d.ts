@@ -5858,6 +5858,151 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/integrations/failover-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Sets a channel's failover sequence: each of its active integrations once, first tried first; the first becomes primary (beyond Novu) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        channel: "email" | "sms" | "chat" | "push";
+                        integrationIds: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                _environmentId: string;
+                                _id: string;
+                                _organizationId: string;
+                                active: boolean;
+                                channel: string;
+                                conditions: unknown[];
+                                createdAt: string;
+                                credentials: {
+                                    [key: string]: unknown;
+                                };
+                                credentialsError?: string;
+                                deleted: boolean;
+                                deletedAt: string | null;
+                                deletedBy: string | null;
+                                identifier: string;
+                                name: string;
+                                primary: boolean;
+                                priority: number;
+                                providerId: string;
+                                updatedAt: string;
+                                /** @enum {string} */
+                                webhookSigning: "verified" | "unsupported";
+                                webhookUrl: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/integrations/in-app/status": {
         parameters: {
             query?: never;

@@ -204,6 +204,7 @@ describe('roles: the server enforces them', () => {
       ['POST', '/v1/environments/api-keys/regenerate', undefined],
       ['DELETE', `/v1/environments/api-keys/${newId()}`, undefined],
       ['POST', '/v1/integrations', { providerId: 'sendgrid', channel: 'email' }],
+      ['PUT', '/v1/integrations/failover-order', { channel: 'email', integrationIds: [newId()] }],
       ['GET', '/v1/audit-logs', undefined],
     ] as const) {
       const r = await t.api(method, url, { ...auth, body });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { startHttpPeer, type HttpPeer } from '@sino/providers/testing';
-import { integrations } from '../src/db/schema.js';
+import { auditLog, integrations } from '../src/db/schema.js';
 import { apart, addEnvironment, createSinoTestApp, type SinoTestApp } from './harness.js';
 
 /**
@@ -64,6 +64,7 @@ describe('every integrations route', () => {
       ['GET', '/v1/integrations/webhook/provider/twilio/status'],
       ['PUT', `/v1/integrations/${id}`],
       ['POST', `/v1/integrations/${id}/set-primary`],
+      ['PUT', '/v1/integrations/failover-order'],
       ['POST', `/v1/integrations/${id}/check`],
       ['DELETE', `/v1/integrations/${id}`],
     ] as const) {
@@ -269,6 +270,110 @@ describe('PUT, set-primary, check, DELETE', () => {
     });
     const twilio = await t.api('GET', '/v1/integrations/webhook/provider/twilio/status');
     expect(twilio.json()).toEqual({ data: true });
+  });
+});
+
+describe('PUT /v1/integrations/failover-order', () => {
+  let key: string;
+  let environmentId: string;
+  const ids: Record<'a' | 'b' | 'c', string> = { a: '', b: '', c: '' };
+  const as = () => ({ authorization: `ApiKey ${key}` });
+  const emailOrder = async () =>
+    ((await t.api('GET', '/v1/integrations/active', as())).json().data as Wire[])
+      .filter((i) => i.channel === 'email')
+      .map((i) => [i.identifier, i.primary, i.selected]);
+  const put = (body: unknown, authorization = as()) =>
+    t.api('PUT', '/v1/integrations/failover-order', { ...authorization, body });
+
+  beforeAll(async () => {
+    ({ apiKey: key, environmentId } = await addEnvironment(t, 'Staging'));
+    for (const name of ['a', 'b', 'c'] as const) {
+      const r = await t.api('POST', '/v1/integrations', {
+        ...as(),
+        body: sendgrid({ identifier: `order-${name}` }),
+      });
+      expect(r.statusCode, r.body).toBe(201);
+      ids[name] = r.json().data._id;
+    }
+  });
+
+  it('starts with the first connected as primary, then the newest', async () => {
+    expect(await emailOrder()).toEqual([
+      ['order-a', true, true],
+      ['order-c', false, false],
+      ['order-b', false, false],
+    ]);
+  });
+
+  it('answers 401 without an API key, and changes nothing', async () => {
+    const r = await put({ channel: 'email', integrationIds: [ids.b, ids.c, ids.a] }, {
+      authorization: null,
+    } as never);
+    expect(r.statusCode).toBe(401);
+    expect((await emailOrder())[0]![0]).toBe('order-a');
+  });
+
+  it('answers 400 for a list that is not exactly the active integrations, and changes nothing', async () => {
+    const other = (await list()).find((i) => i.channel === 'email')!._id;
+    for (const [body, message] of [
+      [{ channel: 'email', integrationIds: [ids.b, ids.c] }, 'integrationIds must name each'],
+      [{ channel: 'email', integrationIds: [ids.b, ids.c, ids.a, other] }, 'integrationIds'],
+      [{ channel: 'email', integrationIds: [ids.b, ids.b, ids.a] }, 'once'],
+      [{ channel: 'email', integrationIds: [] }, 'integrationIds'],
+      [{ channel: 'in_app', integrationIds: [ids.a] }, 'channel must be one of'],
+      [{ integrationIds: [ids.a] }, 'channel'],
+    ] as const) {
+      const r = await put(body);
+      expect(r.statusCode, JSON.stringify(body)).toBe(400);
+      expect([r.json().message].flat().join(' ')).toContain(message);
+    }
+    expect(await emailOrder()).toEqual([
+      ['order-a', true, true],
+      ['order-c', false, false],
+      ['order-b', false, false],
+    ]);
+  });
+
+  it('sets the sequence deliveries use, the first as primary, and records who did it', async () => {
+    const r = await put({ channel: 'email', integrationIds: [ids.b, ids.c, ids.a] });
+    expect(r.statusCode, r.body).toBe(200);
+    expect((r.json().data as Wire[]).map((i) => [i.identifier, i.primary, i.priority])).toEqual([
+      ['order-b', true, 3],
+      ['order-c', false, 2],
+      ['order-a', false, 1],
+    ]);
+    expect(await emailOrder()).toEqual([
+      ['order-b', true, true],
+      ['order-c', false, false],
+      ['order-a', false, false],
+    ]);
+    const [entry] = await t.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.environmentId, environmentId),
+          eq(auditLog.action, 'integration.order_changed'),
+        ),
+      );
+    expect(entry).toMatchObject({
+      actorType: 'api_key',
+      subjectId: ids.b,
+      details: { channel: 'email', order: [ids.b, ids.c, ids.a].join(',') },
+    });
+  });
+
+  it('refuses a list made before an integration was switched off (400), then takes the new one', async () => {
+    await t.api('PUT', `/v1/integrations/${ids.c}`, { ...as(), body: { active: false } });
+    expect(
+      (await put({ channel: 'email', integrationIds: [ids.a, ids.c, ids.b] })).statusCode,
+    ).toBe(400);
+    const r = await put({ channel: 'email', integrationIds: [ids.a, ids.b] });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(await emailOrder()).toEqual([
+      ['order-a', true, true],
+      ['order-b', false, false],
+    ]);
   });
 });
 

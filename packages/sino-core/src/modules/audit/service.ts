@@ -18,6 +18,7 @@ export type AuditAction =
   | 'integration.credentials_changed'
   | 'integration.deleted'
   | 'integration.test_sent'
+  | 'integration.order_changed'
   | 'member.role_changed'
   | 'member.removed'
   | 'member.invited'

@@ -159,6 +159,54 @@ export function createIntegrationRepository(db: Database) {
       }
     },
 
+    /**
+     * Sets the failover order of the channel's active integrations (sandbox providers aside):
+     * `ids` from first tried to last. The first becomes the primary when `firstIsPrimary`;
+     * the others stop being it. In one transaction holding those rows, so an integration
+     * switched on or off meanwhile is seen: `'changed'` when `ids` is not exactly that set.
+     */
+    async reorder(
+      environmentId: string,
+      channel: Channel,
+      ids: readonly string[],
+      options: { sandboxIds: readonly string[]; firstIsPrimary: boolean },
+    ): Promise<Integration[] | 'changed'> {
+      return db.transaction(async (tx) => {
+        const current = await tx
+          .select({ id: integrations.id, providerId: integrations.providerId })
+          .from(integrations)
+          .where(
+            and(
+              live(environmentId),
+              eq(integrations.channel, channel),
+              eq(integrations.active, true),
+            ),
+          )
+          .for('update');
+        const ordered = new Set(
+          current.filter((i) => !options.sandboxIds.includes(i.providerId)).map((i) => i.id),
+        );
+        if (ordered.size !== ids.length || ids.some((id) => !ordered.has(id))) return 'changed';
+        const result: Integration[] = [];
+        // Priorities from ids.length down to 1: deliveries try the higher first.
+        for (const [index, id] of ids.entries()) {
+          const [i] = await tx
+            .update(integrations)
+            .set({
+              priority: ids.length - index,
+              primary: index === 0 && options.firstIsPrimary,
+              updatedAt: sql`now()`,
+            })
+            .where(eq(integrations.id, id))
+            .returning();
+          result.push(i!);
+        }
+        // A primary left among the inactive or sandbox ones would still be tried first.
+        if (options.firstIsPrimary) await clearPrimary(tx, environmentId, channel, ids[0]);
+        return result;
+      });
+    },
+
     /** Soft-deletes it (its identifier becomes free); false when absent. */
     async remove(environmentId: string, id: string): Promise<boolean> {
       const rows = await db

@@ -117,6 +117,7 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
       | 'integration.credentials_changed'
       | 'integration.deleted'
       | 'integration.test_sent'
+      | 'integration.order_changed'
       | 'environment.subscriber_hash_changed',
     integration: { id: string; providerId?: string },
     details: Record<string, string> = {},
@@ -297,6 +298,35 @@ export const integrationRoutes: FastifyPluginAsync<SinoContext> = async (app, ct
         await service.setPrimary(scopeOf(request), request.params.integrationId),
       ),
     }),
+  );
+
+  r.put(
+    '/integrations/failover-order',
+    {
+      preHandler: ctx.guards.admin,
+      schema: {
+        tags,
+        summary:
+          "Sets a channel's failover sequence: each of its active integrations once, first tried first; the first becomes primary (beyond Novu)",
+        body: z.object({
+          channel: z.enum(['email', 'sms', 'chat', 'push'], {
+            error: () => 'channel must be one of the following values: email, sms, chat, push',
+          }),
+          integrationIds: z.array(z.string().max(100)).min(1).max(100),
+        }),
+        response: { 200: z.object({ data: z.array(integrationWire) }), ...serverErrors() },
+      },
+    },
+    async (request) => {
+      const { channel, integrationIds } = request.body;
+      const ordered = await service.reorder(scopeOf(request), channel, integrationIds);
+      // The new first names the change; the whole sequence is in its details.
+      await recordAudit(request, 'integration.order_changed', ordered[0]!, {
+        channel,
+        order: integrationIds.join(','),
+      });
+      return { data: ordered.map((i) => toWire(request, i)) };
+    },
   );
 
   r.post(

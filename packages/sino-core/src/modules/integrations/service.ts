@@ -258,6 +258,30 @@ export function createIntegrationService(deps: {
       return updated;
     },
 
+    /**
+     * Sets the channel's failover sequence (beyond Novu): `ids` names each of its active
+     * integrations once, sandbox providers aside, first tried first. The first becomes the
+     * primary on email and SMS, which always have one, and on chat and push when one was.
+     */
+    async reorder(scope: Scope, channel: Channel, ids: readonly string[]): Promise<Integration[]> {
+      if (!ORDERED.includes(channel))
+        throw badRequest(`The ${channel} channel has no failover order`);
+      if (new Set(ids).size !== ids.length)
+        throw badRequest('integrationIds must name each integration once');
+      const active = await repo.activeOfChannel(scope.id, channel);
+      const firstIsPrimary =
+        channel === 'email' || channel === 'sms' || active.some((i) => i.primary);
+      const result = await repo.reorder(scope.id, channel, ids, {
+        sandboxIds: SANDBOX_PROVIDERS,
+        firstIsPrimary,
+      });
+      if (result === 'changed')
+        throw badRequest(
+          `integrationIds must name each active ${channel} integration of the environment once (sandbox providers aside); reload them and try again`,
+        );
+      return result;
+    },
+
     /** Deletes it; answers the integrations left, as Novu 0.24 does. */
     async remove(scope: Scope, id: string): Promise<Integration[]> {
       if (!(await repo.remove(scope.id, id))) throw missing(id);

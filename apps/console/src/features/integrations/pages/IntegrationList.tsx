@@ -1,9 +1,12 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
+import { api, failureMessage } from '../../../lib/api';
 import { useRole } from '../../../lib/role';
+import { FormAlert } from '../../../components/FormAlert';
 import { ErrorState, Loading } from '../../../components/States';
 import { ProviderLogo } from '../components/ProviderLogo';
 import { CHANNELS, ORDERED_CHANNELS, isSandbox, providerOf } from '../lib/catalogue';
-import { useIntegrations, type Integration } from '../lib/queries';
+import { useIntegrationChange, useIntegrations, type Integration } from '../lib/queries';
 
 const ordinal = new Intl.PluralRules('en', { type: 'ordinal' });
 const SUFFIX: Record<string, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
@@ -26,10 +29,24 @@ function failoverPlaces(integrations: Integration[]): Map<string, number> {
   return places;
 }
 
-/** The environment's integrations by channel, each with its status and place in the order. */
+/** A change of a channel's failover sequence: the whole sequence, and what moved where. */
+interface Reorder {
+  channel: string;
+  integrationIds: string[];
+  announce: string;
+}
+
+/**
+ * The environment's integrations by channel, each with its status and place in the order;
+ * admins move an active one earlier or later in its channel's sequence.
+ */
 export function IntegrationList() {
   const integrations = useIntegrations();
   const role = useRole();
+  const [announcement, setAnnouncement] = useState<string | null>(null);
+  const reorder = useIntegrationChange(({ channel, integrationIds }: Reorder) =>
+    api('/v1/integrations/failover-order', { method: 'PUT', body: { channel, integrationIds } }),
+  );
   if (integrations.isPending || role.isPending)
     return <Loading label="Loading the integrations…" />;
   if (integrations.isError)
@@ -40,6 +57,24 @@ export function IntegrationList() {
     return <ErrorState message={role.error.message} retry={() => void role.refetch()} />;
   const isAdmin = role.data === 'admin';
   const places = failoverPlaces(integrations.data);
+  const placeOf = (i: Integration) => places.get(i._id) ?? Number.MAX_SAFE_INTEGER;
+  // Until the list is read again after a move, another move would start from a stale order.
+  const busy = reorder.isPending || integrations.isFetching;
+  const move = (channelLabel: string, sequence: Integration[], from: number, to: number) => {
+    if (busy || to < 0 || to >= sequence.length) return;
+    const ids = sequence.map((i) => i._id);
+    const [moved] = ids.splice(from, 1);
+    ids.splice(to, 0, moved!);
+    setAnnouncement(null);
+    reorder.mutate(
+      {
+        channel: sequence[0]!.channel,
+        integrationIds: ids,
+        announce: `${sequence[from]!.name} is now ${nth(to + 1)} tried for ${channelLabel}.`,
+      },
+      { onSuccess: (_, variables) => setAnnouncement(variables.announce) },
+    );
+  };
   return (
     <section className="integrations-panel" aria-labelledby="integrations-list">
       <div className="panel-heading">
@@ -52,6 +87,10 @@ export function IntegrationList() {
           <p className="muted">Only admins connect, change or remove integrations.</p>
         )}
       </div>
+      <FormAlert message={failureMessage(reorder.error)} />
+      <p role="status" className="visually-hidden">
+        {announcement}
+      </p>
       {integrations.data.length === 0 && (
         <p className="muted">
           No integration yet.{' '}
@@ -59,8 +98,13 @@ export function IntegrationList() {
         </p>
       )}
       {CHANNELS.map(({ id, label }) => {
-        const rows = integrations.data.filter((i) => i.channel === id);
+        // The sequence first, in its order; then the sandbox and the inactive ones.
+        const rows = integrations.data
+          .filter((i) => i.channel === id)
+          .sort((x, y) => placeOf(x) - placeOf(y));
         if (rows.length === 0) return null;
+        const sequence = rows.filter((i) => places.has(i._id));
+        const movable = isAdmin && sequence.length > 1;
         return (
           <div key={id} className="channel-group">
             <h3>{label}</h3>
@@ -103,6 +147,22 @@ export function IntegrationList() {
                             : isSandbox(i.providerId) && i.active
                               ? 'When no other is active'
                               : '—'}
+                          {movable && place !== undefined && (
+                            <span className="order-moves">
+                              <MoveButton
+                                direction="earlier"
+                                name={i.name}
+                                unavailable={busy || place === 1}
+                                onMove={() => move(label, sequence, place - 1, place - 2)}
+                              />
+                              <MoveButton
+                                direction="later"
+                                name={i.name}
+                                unavailable={busy || place === sequence.length}
+                                onMove={() => move(label, sequence, place - 1, place)}
+                              />
+                            </span>
+                          )}
                         </td>
                       </tr>
                     );
@@ -114,5 +174,36 @@ export function IntegrationList() {
         );
       })}
     </section>
+  );
+}
+
+/**
+ * One step of a move. Unavailable, it stays focusable (aria-disabled, not disabled): the
+ * button pressed keeps the focus when its row reaches the end of the sequence.
+ */
+function MoveButton({
+  direction,
+  name,
+  unavailable,
+  onMove,
+}: {
+  direction: 'earlier' | 'later';
+  name: string;
+  unavailable: boolean;
+  onMove: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className="button button-secondary button-small"
+      aria-label={`Move ${name} ${direction}`}
+      title={`Move ${direction} in the failover order`}
+      aria-disabled={unavailable}
+      onClick={() => {
+        if (!unavailable) onMove();
+      }}
+    >
+      <span aria-hidden="true">{direction === 'earlier' ? '↑' : '↓'}</span>
+    </button>
   );
 }

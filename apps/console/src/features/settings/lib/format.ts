@@ -56,6 +56,7 @@ const ACTIONS: Record<string, string> = {
   'change.promoted': 'Promoted a change',
   'change.rolled_back': 'Rolled back a change',
   'integration.test_sent': 'Sent a test message through an integration',
+  'integration.order_changed': "Changed a channel's failover order",
   'invitation.accepted': 'Accepted an invitation',
   'invitation.revoked': 'Revoked an invitation',
   'member.invited': 'Invited someone',
