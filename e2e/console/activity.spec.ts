@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectAccessibleInBothThemes, expectFitsAndPhotograph, signIn } from './apoio.js';
+import { newOrganization, productionToken } from './organizations.js';
 
 // The console's activity feed: a trigger made through the server API shows at the top without a
 // reload, its detail follows the steps to their final status over the console's socket, the
@@ -130,6 +131,51 @@ test('activity: a trigger appears live at the top; its detail reaches the final 
   await expect(page).toHaveURL(/\/console\/activity$/);
   await expectAccessibleInBothThemes(page);
   await expectFitsAndPhotograph(page, 'activity-feed');
+});
+
+test("activity: switched to Production on the page, the feed hears Production's triggers live", async ({
+  page,
+  request,
+}) => {
+  const org = await newOrganization(page, request);
+  const keyOf = async (token: string) => {
+    const keys = await request.get('/v1/environments/api-keys', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(keys.status(), await keys.text()).toBe(200);
+    return ((await keys.json()) as { data: { key: string }[] }).data[0]!.key;
+  };
+  // Made in Development and promoted: Production takes workflows from promotions only.
+  const developmentKey = await keyOf(org.adminToken);
+  const workflow = await createWorkflow(request, developmentKey);
+  const pending = await request.get('/v1/changes?promoted=false', {
+    headers: { authorization: `ApiKey ${developmentKey}` },
+  });
+  const changeIds = ((await pending.json()) as { data: { _id: string }[] }).data.map((c) => c._id);
+  const promoted = await request.post('/v1/changes/bulk/apply', {
+    headers: { authorization: `ApiKey ${developmentKey}` },
+    data: { changeIds },
+  });
+  expect(promoted.status(), await promoted.text()).toBe(201);
+  const productionKey = await keyOf(await productionToken(request, org.adminEmail));
+
+  // The registration signed the page in (its refresh cookie).
+  await page.goto('/console/activity');
+  await expect(page.getByRole('heading', { name: 'No activity yet' })).toBeVisible();
+  await page.getByLabel('Environment', { exact: true }).selectOption({ label: 'Production' });
+  await expect(
+    page.getByLabel('Environment', { exact: true }).locator('option:checked'),
+  ).toHaveText('Production');
+  await expect(page.getByRole('heading', { name: 'No activity yet' })).toBeVisible();
+
+  // Production's feed was read empty: a trigger shows only if the socket now listens to
+  // Production. Until it has connected an event may be missed, so trigger again until heard.
+  const list = page.getByRole('list', { name: 'Notifications, newest first' });
+  await expect(async () => {
+    const transactionId = await trigger(request, productionKey, workflow.identifier);
+    await expect(list).toContainText(transactionId, { timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(page.getByText('Live', { exact: true })).toBeVisible();
 });
 
 test('activity: the filters are in the URL, so a filtered view is a link; empty and invalid filters', async ({

@@ -246,10 +246,7 @@ export const sinoCore = fp<SinoOptions>(
     );
     const services = createSinoServices(options, repositories, gateway, queue, app.log);
     countsOf = (scope) => services.messages.socketCounts(scope);
-    consoleSessionOf = async (token) => {
-      const context = await services.accounts.contextOf(token);
-      return context && { environmentId: context.environment.id, expiresAt: context.expiresAt };
-    };
+    consoleSessionOf = (token) => services.accounts.socketSession(token);
     // Before the first request: a change another node makes from now on is heard.
     await services.caches.start();
     app.addHook('onClose', () => services.caches.stop());

@@ -121,6 +121,7 @@ export function createSinoServices(
     // A person who signs up gets an organization of their own, as one made through the API.
     newOrganization: async (name) =>
       (await identity.createOrganization(name, { requireSubscriberHash: true })).organizationId,
+    consoleSockets: realtime.console,
   });
   // Sign-in with GitHub and Google; the flow's cookie is signed with keys drawn from the
   // token keys.
@@ -143,6 +144,7 @@ export function createSinoServices(
     publicUrl: options.delivery?.publicUrl,
     signUp: options.accounts?.signUp ?? 'invitation',
     log,
+    consoleSockets: realtime.console,
   });
   const session = createSessionService({ identity, subscribers, tokens });
   const messages = createMessageService({

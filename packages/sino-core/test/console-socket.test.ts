@@ -76,6 +76,16 @@ function consoleSocket(base: string, auth: object) {
   return { socket, heard, outcome };
 }
 
+/** Why the socket closed, once it does (within 5 s). */
+const closedBy = (socket: Socket) =>
+  new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the socket stayed open')), 5_000);
+    socket.once('disconnect', (reason) => {
+      clearTimeout(timer);
+      resolve(reason);
+    });
+  });
+
 /** A node of the app's socket gateway on a port of its own, closed with the test file. */
 async function socketNode(
   options: Pick<
@@ -89,10 +99,7 @@ async function socketNode(
     tokens: t.app.sino.tokens,
     subscribers: t.app.sino.subscribers,
     log: t.app.log,
-    consoleSessionOf: async (given) => {
-      const context = await t.app.sino.accounts.contextOf(given);
-      return context && { environmentId: context.environment.id, expiresAt: context.expiresAt };
-    },
+    consoleSessionOf: (given) => t.app.sino.accounts.socketSession(given),
     ...options,
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -185,15 +192,52 @@ describe('the console socket', () => {
     expect(elsewhere.heard).toEqual([]);
   });
 
-  it('stops answering a token whose session has ended', async () => {
+  it("closes a session's sockets at sign-out, and answers its token no more; the person's other sessions stay", async () => {
     const ended = await signIn(t, PERSON, () => {});
-    expect(await consoleSocket(url, { token: ended.token }).outcome).toBe('connected');
+    const kept = await signIn(t, PERSON, () => {});
+    const open = consoleSocket(url, { token: ended.token });
+    const other = consoleSocket(url, { token: kept.token });
+    expect([await open.outcome, await other.outcome]).toEqual(['connected', 'connected']);
+    const closed = closedBy(open.socket);
     const out = await t.api('POST', '/v1/auth/logout', {
       authorization: null,
       headers: { cookie: `sino_refresh=${ended.refresh}` },
     });
     expect(out.statusCode).toBe(204);
+    expect(await closed).toBe('io server disconnect');
     expect(await consoleSocket(url, { token: ended.token }).outcome).toBe('Unauthorized');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(other.socket.connected).toBe(true);
+  });
+
+  it("closes a removed member's sockets at once, and their token opens nothing after", async () => {
+    const leaving = { email: 'lea.leaving@example.com', password: 'a long leaving password 3' };
+    const userId = await addPerson(
+      t,
+      { ...leaving, firstName: 'Lea' },
+      t.credentials.organizationId,
+      'member',
+    );
+    const session = await signIn(t, leaving, () => {});
+    const open = consoleSocket(url, { token: session.token });
+    expect(await open.outcome).toBe('connected');
+    const closed = closedBy(open.socket);
+    const removed = await t.api('DELETE', `/v1/organizations/members/${userId}`);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await closed).toBe('io server disconnect');
+    expect(await consoleSocket(url, { token: session.token }).outcome).toBe('Unauthorized');
+  });
+
+  it("closes an erased person's sockets at once", async () => {
+    const going = { email: 'ian.going@example.com', password: 'a long going password 4' };
+    await addPerson(t, { ...going, firstName: 'Ian' }, t.credentials.organizationId, 'member');
+    const session = await signIn(t, going, () => {});
+    const open = consoleSocket(url, { token: session.token });
+    expect(await open.outcome).toBe('connected');
+    const closed = closedBy(open.socket);
+    const erased = await t.api('DELETE', '/v1/users/me', { authorization: bearer(session.token) });
+    expect(erased.statusCode, erased.body).toBe(204);
+    expect(await closed).toBe('io server disconnect');
   });
 
   it('closes a socket when the token that opened it expires, and tells the real expiry', async () => {
@@ -204,8 +248,8 @@ describe('the console socket', () => {
     // The same session, as if its token expired in 300 ms.
     const { base } = await socketNode({
       consoleSessionOf: async (given) => {
-        const session = await t.app.sino.accounts.contextOf(given);
-        return session && { environmentId: session.environment.id, expiresAt: Date.now() + 300 };
+        const session = await t.app.sino.accounts.socketSession(given);
+        return session && { ...session, expiresAt: Date.now() + 300 };
       },
     });
     const { socket, outcome } = consoleSocket(base, { token: fresh.token });
@@ -254,5 +298,30 @@ describe('the console socket across nodes', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(watching.heard.some((h) => h.data.messageId === 'm-elsewhere')).toBe(false);
+  });
+
+  it("close a session's sockets on another node, from a socket node and from a process that holds none", async () => {
+    const prefix = `console-close-${process.pid}-${Date.now()}`;
+    const [first, second] = [await node(prefix), await node(prefix)];
+    const publisher = createRealtimeEmitter({
+      log: t.app.log,
+      redisUrl: redis,
+      redisPrefix: prefix,
+    });
+    nodes.push(publisher);
+    for (const from of [first.gateway, publisher]) {
+      const session = await signIn(t, PERSON, () => {});
+      const { sessionId } = (await t.app.sino.accounts.socketSession(session.token))!;
+      const open = consoleSocket(second.base, { token: session.token });
+      expect(await open.outcome).toBe('connected');
+      const closed = closedBy(open.socket);
+      // Until the receiving node listens on Redis, a close may go unheard: send until closed.
+      await eventually(async () => {
+        from.console.disconnect({ sessionId });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return !open.socket.connected;
+      });
+      expect(await closed).toBe('io server disconnect');
+    }
   });
 });

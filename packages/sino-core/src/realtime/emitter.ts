@@ -3,7 +3,12 @@ import { Redis } from 'ioredis';
 import type { Log } from '../log.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, failFastOptions } from '../redis.js';
 import { fanOutKey } from './gateway.js';
-import { CONSOLE_NAMESPACE, consoleRoom, type RealtimePublisher } from './port.js';
+import {
+  CONSOLE_NAMESPACE,
+  consoleRoom,
+  consoleSocketsRoom,
+  type RealtimePublisher,
+} from './port.js';
 
 /**
  * Socket events from a process that holds no sockets (roles `api` and `worker`): published on
@@ -21,7 +26,7 @@ export function createRealtimeEmitter(deps: {
     return {
       emit() {},
       disconnect() {},
-      console: { emit() {} },
+      console: { emit() {}, disconnect() {} },
       closeSockets() {},
       close: async () => {},
       connections: () => 0,
@@ -53,6 +58,9 @@ export function createRealtimeEmitter(deps: {
     console: {
       emit(environmentId, event, data) {
         emitter.of(CONSOLE_NAMESPACE).to(consoleRoom(environmentId)).emit(event, data);
+      },
+      disconnect(sockets) {
+        emitter.of(CONSOLE_NAMESPACE).in(consoleSocketsRoom(sockets)).disconnectSockets(true);
       },
     },
     async close() {

@@ -8,6 +8,7 @@ import type { WidgetTokens } from '../modules/widget/tokens.js';
 import {
   CONSOLE_NAMESPACE,
   consoleRoom,
+  consoleSocketsRoom,
   type RealtimeEvents,
   type RealtimePublisher,
 } from './port.js';
@@ -21,12 +22,19 @@ export type CountsOnConnect = (scope: {
 }) => Promise<Pick<RealtimeEvents, 'unseen_count_changed' | 'unread_count_changed'>>;
 
 /**
- * The environment a console access token opens, and when the token expires (epoch ms):
- * undefined when it is no console token, null when its session has ended.
+ * The environment a console access token opens, its session and person, and when the token
+ * expires (epoch ms): undefined when it is no console token, null when its session has ended.
  */
-export type ConsoleSessionOf = (
-  token: string,
-) => Promise<{ environmentId: string; expiresAt?: number | undefined } | null | undefined>;
+export type ConsoleSessionOf = (token: string) => Promise<
+  | {
+      environmentId: string;
+      sessionId: string;
+      userId: string;
+      expiresAt?: number | undefined;
+    }
+  | null
+  | undefined
+>;
 
 /**
  * The widget's socket (socket.io v4, path `/socket.io`): a subscriber token is checked on
@@ -113,12 +121,20 @@ export function createSocketGateway(deps: {
     }
     if (!session) return next(new Error('Unauthorized'));
     socket.data.environmentId = session.environmentId;
+    socket.data.sessionId = session.sessionId;
+    socket.data.userId = session.userId;
     socket.data.expiresAt = session.expiresAt;
     next();
   });
   consoleSpace.on('connection', (socket) => {
     if (closing) return void socket.conn.close();
-    void socket.join(consoleRoom(socket.data.environmentId as string));
+    // Its session's and person's rooms too: signing out, a reset password or a removal from
+    // the organization closes it at once (`console.disconnect`), on whichever node holds it.
+    void socket.join([
+      consoleRoom(socket.data.environmentId as string),
+      consoleSocketsRoom({ sessionId: socket.data.sessionId as string }),
+      consoleSocketsRoom({ userId: socket.data.userId as string }),
+    ]);
     // A socket lives no longer than the token that opened it: the console connects again with
     // a renewed one, which a session signed out, or a person who left, no longer gets.
     const expiresAt = socket.data.expiresAt as number | undefined;
@@ -178,6 +194,9 @@ export function createSocketGateway(deps: {
     console: {
       emit(environmentId, event, data) {
         consoleSpace.to(consoleRoom(environmentId)).emit(event, data);
+      },
+      disconnect(sockets) {
+        consoleSpace.in(consoleSocketsRoom(sockets)).disconnectSockets(true);
       },
     },
     /**

@@ -15,6 +15,9 @@ export interface ConsoleEventMap {
   message_status_changed: { messageId: string; channel: string; status: string };
 }
 
+/** Console sockets to close: one session's, or every one of a person. */
+export type ConsoleSockets = { sessionId: string } | { userId: string };
+
 /** How the engine and the webhooks reach the console's sockets of an environment. */
 export interface ConsoleEvents {
   emit<E extends keyof ConsoleEventMap>(
@@ -22,6 +25,11 @@ export interface ConsoleEvents {
     event: E,
     data: ConsoleEventMap[E],
   ): void;
+  /**
+   * Closes those sockets on every node, at once: a session ended, or a person lost access. A
+   * console still signed in renews its token and connects again; one signed out cannot.
+   */
+  disconnect(sockets: ConsoleSockets): void;
 }
 
 /**
@@ -46,3 +54,7 @@ export const CONSOLE_NAMESPACE = '/console';
 
 /** The room of an environment's console sockets. */
 export const consoleRoom = (environmentId: string) => `environment:${environmentId}`;
+
+/** The room of a session's console sockets, or of a person's. */
+export const consoleSocketsRoom = (sockets: ConsoleSockets) =>
+  'sessionId' in sockets ? `session:${sockets.sessionId}` : `person:${sockets.userId}`;

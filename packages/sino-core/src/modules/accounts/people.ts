@@ -21,6 +21,7 @@ import {
   type PlatformMail,
 } from './platform-mail.js';
 import { newSecret, sha256, type AccountService, type SignedIn } from './service.js';
+import type { ConsoleEvents } from '../../realtime/port.js';
 
 const HOUR = 60 * 60 * 1000;
 /** How long each link works. */
@@ -61,6 +62,8 @@ export function createPeopleService(deps: {
   publicUrl: string | undefined;
   signUp: SignUpMode;
   log: Log;
+  /** Closes the live sockets of a person whose sessions ended. */
+  consoleSockets?: Pick<ConsoleEvents, 'disconnect'> | undefined;
   now?: () => Date;
 }) {
   const { people, accounts, audit, mail } = deps;
@@ -391,6 +394,7 @@ export function createPeopleService(deps: {
         throw badRequest('This password reset link has expired or was already used');
       await people.setPassword(user.id, passwordHash);
       await people.revokeSessionsOf(user.id);
+      deps.consoleSockets?.disconnect({ userId: user.id });
       // The link was mailed to the address: it is confirmed too.
       if (!user.emailVerifiedAt) await people.markVerified(user.id);
       await recordInEach(await organizationsOf(user.id), {
@@ -411,6 +415,7 @@ export function createPeopleService(deps: {
         throw conflict(
           'You are the last admin of an organization that has other members: make one of them an admin first',
         );
+      deps.consoleSockets?.disconnect({ userId });
       // Their keys moved or were revoked: no node may keep them as they were.
       await deps.identity.apiKeysChanged();
       await recordInEach(outcome, {

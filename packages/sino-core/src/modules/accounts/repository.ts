@@ -252,13 +252,14 @@ export function createAccountRepository(db: Database) {
         .where(and(eq(consoleSessions.id, id), isNull(consoleSessions.revokedAt)));
     },
 
-    async revokeByRefresh(refreshHash: string): Promise<void> {
-      await db
+    /** Ends the refresh token's session; answers its id (undefined when none was open). */
+    async revokeByRefresh(refreshHash: string): Promise<string | undefined> {
+      const [row] = await db
         .update(consoleSessions)
         .set({ revokedAt: sql`now()` })
-        .where(
-          and(eq(consoleSessions.refreshHash, refreshHash), isNull(consoleSessions.revokedAt)),
-        );
+        .where(and(eq(consoleSessions.refreshHash, refreshHash), isNull(consoleSessions.revokedAt)))
+        .returning({ id: consoleSessions.id });
+      return row?.id;
     },
 
     /**

@@ -4,6 +4,7 @@ import type { IdentityProvider, MemberRole } from '@sino/shared';
 import { forbidden, notFound, tooManyRequests, unauthorized } from '../../errors.js';
 import type { JwtKeys } from '../../jwt.js';
 import type { AuditService } from '../audit/service.js';
+import type { ConsoleEvents } from '../../realtime/port.js';
 import type { AccountRepository, ConsoleContext, User } from './repository.js';
 
 /** The audience of console access tokens: a widget token never opens the console. */
@@ -88,6 +89,8 @@ export function createAccountService(deps: {
   signUp?: 'open' | 'invitation' | undefined;
   /** Makes a new person's own organization (as the identity service does); answers its id. */
   newOrganization?: ((name: string) => Promise<string>) | undefined;
+  /** Closes the live sockets of a session that ended or a person removed. */
+  consoleSockets?: Pick<ConsoleEvents, 'disconnect'> | undefined;
   now?: () => Date;
 }) {
   const { accounts, keys, audit } = deps;
@@ -120,6 +123,31 @@ export function createAccountService(deps: {
       organizationId,
       environmentId: environment.id,
     };
+  }
+
+  /**
+   * What a console access token opens now; `undefined` for what is no console token (forged,
+   * expired, malformed, another audience's), `null` for a genuine one whose session ended or
+   * whose person left the organization.
+   */
+  async function contextOf(
+    token: string,
+  ): Promise<
+    (ConsoleContext & { sessionId: string; expiresAt: number | undefined }) | null | undefined
+  > {
+    const claims = await keys.verify(token, CONSOLE_AUDIENCE);
+    if (!claims) return undefined;
+    const { sid, org, env, sub } = claims;
+    if (![sid, org, env, sub].every((v) => typeof v === 'string')) return undefined;
+    const context = await accounts.context({
+      sessionId: sid as string,
+      userId: sub!,
+      organizationId: org as string,
+      environmentId: env as string,
+    });
+    if (!context) return null;
+    const expiresAt = typeof claims.exp === 'number' ? claims.exp * 1000 : undefined;
+    return { ...context, sessionId: sid as string, expiresAt };
   }
 
   return {
@@ -246,32 +274,23 @@ export function createAccountService(deps: {
 
     /** Ends the session the refresh token belongs to (its access tokens stop at once). */
     async signOut(refreshToken: string): Promise<void> {
-      await accounts.revokeByRefresh(sha256(refreshToken));
+      const sessionId = await accounts.revokeByRefresh(sha256(refreshToken));
+      if (sessionId) deps.consoleSockets?.disconnect({ sessionId });
     },
 
-    /**
-     * What a console access token opens now; `undefined` for what is no console token (forged,
-     * expired, malformed, another audience's), `null` for a genuine one whose session ended or
-     * whose person left the organization.
-     */
-    async contextOf(
-      token: string,
-    ): Promise<
-      (ConsoleContext & { sessionId: string; expiresAt: number | undefined }) | null | undefined
-    > {
-      const claims = await keys.verify(token, CONSOLE_AUDIENCE);
-      if (!claims) return undefined;
-      const { sid, org, env, sub } = claims;
-      if (![sid, org, env, sub].every((v) => typeof v === 'string')) return undefined;
-      const context = await accounts.context({
-        sessionId: sid as string,
-        userId: sub!,
-        organizationId: org as string,
-        environmentId: env as string,
-      });
-      if (!context) return null;
-      const expiresAt = typeof claims.exp === 'number' ? claims.exp * 1000 : undefined;
-      return { ...context, sessionId: sid as string, expiresAt };
+    contextOf,
+
+    /** What a console socket's token opens: its environment, session, person and expiry. */
+    async socketSession(token: string) {
+      const context = await contextOf(token);
+      return (
+        context && {
+          environmentId: context.environment.id,
+          sessionId: context.sessionId,
+          userId: context.user.id,
+          expiresAt: context.expiresAt,
+        }
+      );
     },
 
     /** A token for another environment of the organization (the console's switch). */
@@ -302,9 +321,15 @@ export function createAccountService(deps: {
     /** A member's role; the organization's last admin keeps theirs ('last-admin'). */
     setRole: (organizationId: string, userId: string, role: MemberRole) =>
       accounts.setRole(organizationId, userId, role),
-    /** Removes a member; the organization's last admin stays ('last-admin'). */
-    removeMember: (organizationId: string, userId: string) =>
-      accounts.removeMember(organizationId, userId),
+    /**
+     * Removes a member; the organization's last admin stays ('last-admin'). Their live sockets
+     * close: those of their other organizations connect again, this one's cannot.
+     */
+    async removeMember(organizationId: string, userId: string) {
+      const outcome = await accounts.removeMember(organizationId, userId);
+      if (outcome === 'removed') deps.consoleSockets?.disconnect({ userId });
+      return outcome;
+    },
 
     /** The person's account (a session's user always has one while it is valid). */
     async userOf(userId: string): Promise<User> {

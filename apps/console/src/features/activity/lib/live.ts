@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { io } from 'socket.io-client';
 import { currentAccessToken, refreshSession } from '../../../lib/api';
+import { useSignedIn } from '../../../lib/session';
 
 // The console's live socket (decision 055): namespace /console, the access token in the
 // handshake's `auth` (never the URL), events with ids and statuses only.
@@ -15,8 +16,12 @@ export interface LiveEvents {
 
 export type LiveState = 'connecting' | 'live' | 'offline';
 
-/** Listens while mounted; answers whether the socket is connected. */
+/**
+ * Listens while mounted; answers whether the socket is connected. A switch of organization or
+ * environment opens a new socket: the server joins a socket to its token's environment only.
+ */
 export function useLiveActivity(handlers: LiveEvents): LiveState {
+  const { organizationId, environmentId } = useSignedIn();
   // The latest handlers, without reconnecting when they change.
   const current = useRef(handlers);
   useEffect(() => {
@@ -73,6 +78,6 @@ export function useLiveActivity(handlers: LiveEvents): LiveState {
     return () => {
       socket.disconnect();
     };
-  }, []);
+  }, [organizationId, environmentId]);
   return state;
 }
