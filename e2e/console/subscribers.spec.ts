@@ -94,16 +94,32 @@ test('subscribers: add, find and edit, bad input saving nothing', async ({ page,
     'Ana',
   );
 
-  // The list has it; the find box opens it by its ID.
+  // The list has it; the search finds it by name, whatever the case, and the search is a link.
   await page.goto('/console/subscribers');
   await expect(page.getByRole('row').filter({ hasText: id })).toContainText('ana@people.example');
   await expectFitsAndPhotograph(page, 'subscribers-list');
-  await page.getByLabel('Find by subscriber ID').fill('nobody-has-this-id');
+  const search = page.getByLabel('Search by subscriber ID, name, e-mail or phone');
+  await search.fill('nobody-has-this-id');
   await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\?search=nobody-has-this-id$/);
+  await expect(
+    page.getByText('No subscriber’s ID, name, e-mail or phone holds “nobody-has-this-id”.'),
+  ).toBeVisible();
+  await expectAccessibleInBothThemes(page);
+  await expectFitsAndPhotograph(page, 'subscribers-search-empty');
+  await page.getByRole('link', { name: 'Clear the search' }).click();
+  await expect(search).toHaveValue('');
+  await search.fill('ANA SOUZA');
+  await page.getByRole('button', { name: 'Search' }).click();
+  const rows = page.getByRole('table').getByRole('row');
+  // The header row and Ana's.
+  await expect(rows).toHaveCount(2);
+  await rows.nth(1).getByRole('link', { name: 'Ana Souza' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Ana Souza' })).toBeVisible();
+  // A link to an ID nobody has says so.
+  await page.goto('/console/subscribers/nobody-has-this-id');
   await expect(page.getByText('No subscriber has the ID nobody-has-this-id')).toBeVisible();
-  await page.goto('/console/subscribers');
-  await page.getByLabel('Find by subscriber ID').fill(id);
-  await page.getByRole('button', { name: 'Open' }).click();
+  await page.goto(`/console/subscribers/${id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Ana Souza' })).toBeVisible();
 
   // Edit: a bad value is refused before sending; a good one saved.

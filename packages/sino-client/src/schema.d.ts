@@ -12725,12 +12725,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of the environment's subscribers, oldest first */
+        /** A page of the environment's subscribers, oldest first; search (beyond Novu) keeps those whose subscriberId, name, e-mail or phone holds it */
         get: {
             parameters: {
                 query?: {
                     page?: number;
                     limit?: number;
+                    search?: string;
                 };
                 header?: never;
                 path?: never;

@@ -229,6 +229,41 @@ describe('GET /v1/subscribers', () => {
     expect(ids.some((id: string) => id.startsWith('p-'))).toBe(false);
   });
 
+  it('with search (beyond Novu), keeps those whose id, name, e-mail or phone holds it, any case', async () => {
+    for (const body of [
+      { subscriberId: 'search-1', firstName: 'Maria', lastName: 'Clara Souza', email: 'mc@ex.com' },
+      { subscriberId: 'search-2', firstName: 'Joao', email: 'JOAO.MARIA@ex.com' },
+      { subscriberId: 'search-3', phone: '+5511988887777' },
+      { subscriberId: 'search_100%' },
+    ]) {
+      const r = await t.api('POST', '/v1/subscribers', {
+        body,
+        authorization: `ApiKey ${env.apiKey}`,
+      });
+      expect(r.statusCode).toBe(201);
+    }
+    const found = async (search: string) =>
+      (await list(`?limit=100&search=${encodeURIComponent(search)}`))
+        .json()
+        .data.map((s: { subscriberId: string }) => s.subscriberId);
+    // A name, across first and last, and in an e-mail.
+    expect(await found('maria')).toEqual(['search-1', 'search-2']);
+    expect(await found('Maria Clara')).toEqual(['search-1']);
+    expect(await found('88887')).toEqual(['search-3']);
+    expect(await found('SEARCH-3')).toEqual(['search-3']);
+    // `%` and `_` are matched as typed, not as wildcards.
+    expect(await found('_100%')).toEqual(['search_100%']);
+    expect(await found('h-1%')).toEqual([]);
+    expect(await found('nobody at all')).toEqual([]);
+    // Paged like the rest; blank is no search.
+    expect((await list('?limit=1&search=search')).json()).toMatchObject({ hasMore: true });
+    expect((await list('?search=%20')).json().data).toHaveLength(10);
+    // Another environment's subscribers are never found.
+    expect(await found('ana')).toEqual([]);
+    const long = await list(`?search=${'x'.repeat(201)}`);
+    expect(long.statusCode).toBe(400);
+  });
+
   it.each([
     ['?limit=0', 'limit must not be less than 1'],
     ['?limit=101', 'limit must not be greater than 100'],

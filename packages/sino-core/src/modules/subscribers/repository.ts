@@ -1,5 +1,17 @@
 import { isDeepStrictEqual } from 'node:util';
-import { and, asc, desc, eq, exists, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  exists,
+  getTableColumns,
+  ilike,
+  inArray,
+  isNull,
+  or,
+  sql,
+} from 'drizzle-orm';
 import { plannedSql, rowMapper, type Database } from '@locadora/db';
 import {
   erasedSubscribers,
@@ -8,6 +20,7 @@ import {
   type SubscriberChannel,
 } from '../../db/schema.js';
 import { newId } from '../../ids.js';
+import { containsPattern } from '../../db/like.js';
 import type { TombstoneKeys } from './tombstones.js';
 
 export type Subscriber = typeof subscribers.$inferSelect;
@@ -306,12 +319,31 @@ export function createSubscriberRepository(db: Database, tombstones: TombstoneKe
         .returning({ id: subscribers.id });
       return removed.length > 0;
     },
-    /** A page of the environment's subscribers, oldest first; one extra row tells `hasMore`. */
-    async page(environmentId: string, page: number, limit: number) {
+    /**
+     * A page of the environment's subscribers, oldest first; one extra row tells `hasMore`.
+     * With `search`, those whose subscriberId, name, e-mail or phone holds it (any case).
+     */
+    async page(environmentId: string, page: number, limit: number, search?: string) {
+      const pattern = search ? containsPattern(search) : undefined;
       const rows = await db
         .select()
         .from(subscribers)
-        .where(eq(subscribers.environmentId, environmentId))
+        .where(
+          and(
+            eq(subscribers.environmentId, environmentId),
+            pattern
+              ? or(
+                  ilike(subscribers.subscriberId, pattern),
+                  ilike(
+                    sql`concat_ws(' ', ${subscribers.firstName}, ${subscribers.lastName})`,
+                    pattern,
+                  ),
+                  ilike(subscribers.email, pattern),
+                  ilike(subscribers.phone, pattern),
+                )
+              : undefined,
+          ),
+        )
         .orderBy(asc(subscribers.createdAt), asc(subscribers.id))
         .limit(limit + 1)
         .offset(page * limit);

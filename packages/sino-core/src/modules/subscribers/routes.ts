@@ -34,8 +34,12 @@ export const subscriberRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx
     {
       schema: {
         tags,
-        summary: "A page of the environment's subscribers, oldest first",
-        querystring: pageQuery,
+        summary:
+          "A page of the environment's subscribers, oldest first; search (beyond Novu) keeps those whose subscriberId, name, e-mail or phone holds it",
+        querystring: pageQuery.extend({
+          /** Beyond Novu: the console's search, any case. */
+          search: z.string().trim().max(200).optional(),
+        }),
         response: {
           200: pageAnswer(subscriberWire),
           ...serverErrors(),
@@ -43,8 +47,8 @@ export const subscriberRoutes: FastifyPluginAsync<SinoContext> = async (app, ctx
       },
     },
     async (request) => {
-      const { page, limit } = request.query;
-      const { items, hasMore } = await service.page(scopeOf(request), page, limit);
+      const { page, limit, search } = request.query;
+      const { items, hasMore } = await service.page(scopeOf(request), page, limit, search);
       return { data: items.map(toSubscriberWire), page, pageSize: limit, hasMore };
     },
   );

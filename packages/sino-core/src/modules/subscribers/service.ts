@@ -158,7 +158,8 @@ export function createSubscriberService(deps: { subscribers: SubscriberRepositor
   }
 
   return {
-    page: (scope: Scope, page: number, limit: number) => repo.page(scope.id, page, limit),
+    page: (scope: Scope, page: number, limit: number, search?: string) =>
+      repo.page(scope.id, page, limit, search),
 
     async get(scope: Scope, subscriberId: string): Promise<Subscriber> {
       const subscriber = await repo.bySubscriberId(scope.id, subscriberId);

@@ -1,6 +1,6 @@
-import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Pager } from '../../../components/Pager';
+import { SearchRecords } from '../../../components/SearchRecords';
 import { ErrorState, Loading } from '../../../components/States';
 import { PAGE_SIZE, useLayouts, when } from '../lib/layouts';
 
@@ -13,8 +13,6 @@ export function LayoutList() {
   const page = Math.max(0, Number(params.get('page')) || 0);
   const search = params.get('search')?.trim() ?? '';
   const layouts = useLayouts(page, search);
-  const searchId = useId();
-  const [typed, setTyped] = useState(search);
   const go = (next: { page?: number; search?: string }) =>
     setParams({
       ...(next.search && { search: next.search }),
@@ -35,29 +33,11 @@ export function LayoutList() {
         </Link>
       </header>
       <div className="card">
-        <form
-          className="records-toolbar"
-          role="search"
-          onSubmit={(event) => {
-            event.preventDefault();
-            go({ search: typed.trim() });
-          }}
-        >
-          <div className="field">
-            <label htmlFor={searchId}>Search by name or identifier</label>
-            <input
-              id={searchId}
-              type="search"
-              value={typed}
-              maxLength={200}
-              autoComplete="off"
-              onChange={(event) => setTyped(event.target.value)}
-            />
-          </div>
-          <button type="submit" className="button button-secondary">
-            Search
-          </button>
-        </form>
+        <SearchRecords
+          label="Search by name or identifier"
+          search={search}
+          onSearch={(next) => go({ search: next })}
+        />
         {layouts.isPending ? (
           <Loading label="Loading the layouts…" />
         ) : layouts.isError ? (
@@ -67,14 +47,7 @@ export function LayoutList() {
             {search ? (
               <>
                 No layout’s name or identifier holds “{search}”.{' '}
-                <Link
-                  to="/layouts"
-                  onClick={() => {
-                    setTyped('');
-                  }}
-                >
-                  Clear the search
-                </Link>
+                <Link to="/layouts">Clear the search</Link>
               </>
             ) : page === 0 ? (
               <>

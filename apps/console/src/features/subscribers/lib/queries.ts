@@ -69,11 +69,14 @@ export interface Feed {
 export const PAGE_SIZE = 20;
 export const subscriberPath = (id: string) => `/v1/subscribers/${encodeURIComponent(id)}`;
 
-export function useSubscribers(page: number) {
+export function useSubscribers(page: number, search = '') {
   const { token } = useSignedIn();
   return useQuery({
-    queryKey: ['subscribers', token, page],
-    queryFn: () => api<Page<Subscriber>>(`/v1/subscribers?page=${page}&limit=${PAGE_SIZE}`),
+    queryKey: ['subscribers', token, page, search],
+    queryFn: () =>
+      api<Page<Subscriber>>(
+        `/v1/subscribers?page=${page}&limit=${PAGE_SIZE}${search ? `&search=${encodeURIComponent(search)}` : ''}`,
+      ),
     placeholderData: (previous) => previous,
   });
 }

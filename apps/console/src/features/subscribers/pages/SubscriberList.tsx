@@ -1,17 +1,23 @@
 import { Link, useSearchParams } from 'react-router';
-import { FindRecord } from '../../../components/FindRecord';
+import { SearchRecords } from '../../../components/SearchRecords';
 import { ErrorState, Loading } from '../../../components/States';
 import { Pager } from '../../../components/Pager';
 import { nameOf, useSubscribers, when } from '../lib/queries';
 
 /**
- * The environment's subscribers, a page at a time (the server lists them oldest first and has
- * no text search: a subscriber is found by the ID your system gave them).
+ * The environment's subscribers, a page at a time, oldest first; searched on the server by
+ * subscriber ID, name, e-mail or phone (`?search=` in the address).
  */
 export function SubscriberList() {
   const [params, setParams] = useSearchParams();
   const page = Math.max(0, Number(params.get('page')) || 0);
-  const subscribers = useSubscribers(page);
+  const search = params.get('search')?.trim() ?? '';
+  const subscribers = useSubscribers(page, search);
+  const go = (next: { page?: number; search?: string }) =>
+    setParams({
+      ...(next.search && { search: next.search }),
+      ...((next.page ?? 0) > 0 && { page: String(next.page) }),
+    });
 
   return (
     <div className="page records">
@@ -27,9 +33,10 @@ export function SubscriberList() {
         </Link>
       </header>
       <div className="card">
-        <FindRecord
-          label="Find by subscriber ID"
-          pathOf={(id) => `/subscribers/${encodeURIComponent(id)}`}
+        <SearchRecords
+          label="Search by subscriber ID, name, e-mail or phone"
+          search={search}
+          onSearch={(next) => go({ search: next })}
         />
         {subscribers.isPending ? (
           <Loading label="Loading the subscribers…" />
@@ -40,7 +47,12 @@ export function SubscriberList() {
           />
         ) : subscribers.data.data.length === 0 ? (
           <p className="records-empty">
-            {page === 0 ? (
+            {search ? (
+              <>
+                No subscriber’s ID, name, e-mail or phone holds “{search}”.{' '}
+                <Link to="/subscribers">Clear the search</Link>
+              </>
+            ) : page === 0 ? (
               <>
                 No subscriber yet. <Link to="/subscribers/new">Add one</Link>, or let a trigger or
                 your backend's <code>identify</code> call create them.
@@ -85,7 +97,7 @@ export function SubscriberList() {
               page={page}
               hasMore={subscribers.data.hasMore}
               label="Subscriber pages"
-              onPage={(next) => setParams(next === 0 ? {} : { page: String(next) })}
+              onPage={(next) => go({ page: next, search })}
             />
           </>
         )}
