@@ -161,6 +161,8 @@ const ajustes = {
   MAP_TILE_URL: `http://127.0.0.1:${portaDosTiles}/{z}/{x}/{y}.png`,
   // Many tests log in from one address; wrong passwords are tested per e-mail.
   LOGIN_MAX_FAILURES_PER_ADDRESS: '10000',
+  // Every console test signs up an organization from this one address.
+  SINO_MAIL_REQUESTS_PER_ADDRESS: '10000',
   // Loopback admitted as a relay on a private network (decision 024's allow-list, as an
   // operator admits one): the console's Custom SMTP test (e2e/console/integrations.spec.ts)
   // sends to an SMTP server the test starts on this machine. Other private ranges stay refused.

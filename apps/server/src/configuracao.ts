@@ -282,6 +282,12 @@ export const esquemaDeConfiguracao = z.object({
     .enum(['open', 'invitation'], { error: 'must be open or invitation' })
     .default('invitation'),
   /**
+   * Sign-ups and password reset requests (each mails an address) an hour, per e-mail and per
+   * client address; past either, 429 for the rest of the hour.
+   */
+  SINO_MAIL_REQUESTS_PER_EMAIL: inteiro(5, 1, 1_000),
+  SINO_MAIL_REQUESTS_PER_ADDRESS: inteiro(20, 1, 100_000),
+  /**
    * Console sign-in with GitHub (an OAuth app whose callback URL is
    * `<SINO_PUBLIC_URL>/v1/auth/github/callback`): its client id and secret, both or neither.
    * The secret is never logged.

@@ -58,6 +58,11 @@ export interface SinoOptions {
   apiKeyGraceMs?: number | undefined;
   /** The console's sign-in throttle; 5 failures per e-mail, 50 per address, 15 min blocks. */
   consoleLogin?: LoginLimits | undefined;
+  /**
+   * Sign-ups and password reset requests (each mails an address): 5 an hour per e-mail, 20 per
+   * client address, when absent (`maxFailures…` count every request here).
+   */
+  consoleMailRequests?: LoginLimits | undefined;
   /** Console accounts: who may make one (`SINO_SIGNUP`); by invitation only when absent. */
   accounts?: { signUp?: 'open' | 'invitation' | undefined } | undefined;
   /**

@@ -47,7 +47,16 @@ import { createCacheInvalidation } from './cache-invalidation.js';
 import { reportRefusedDestinations } from './delivery/destination-report.js';
 import { noMetrics } from './observability/metrics.js';
 import { createLoginThrottle } from '@locadora/login';
-import { consoleLoginAttempts } from './db/schema.js';
+import { consoleLoginAttempts, consoleMailRequests } from './db/schema.js';
+
+/** A throttle's counters on one of Sino's tables of the same four columns. */
+const countersOf = (table: typeof consoleLoginAttempts | typeof consoleMailRequests) => ({
+  table,
+  key: table.key,
+  failures: table.failures,
+  windowStart: table.windowStart,
+  windowEnd: table.windowEnd,
+});
 import { createJwtKeys } from './jwt.js';
 import { createAccountService } from './modules/accounts/service.js';
 import { createPeopleService } from './modules/accounts/people.js';
@@ -103,13 +112,7 @@ export function createSinoServices(
     keys: createJwtKeys(tokenSecrets),
     throttle: createLoginThrottle(
       options.db,
-      {
-        table: consoleLoginAttempts,
-        key: consoleLoginAttempts.key,
-        failures: consoleLoginAttempts.failures,
-        windowStart: consoleLoginAttempts.windowStart,
-        windowEnd: consoleLoginAttempts.windowEnd,
-      },
+      countersOf(consoleLoginAttempts),
       options.consoleLogin ?? {
         maxFailuresPerEmail: 5,
         maxFailuresPerAddress: 50,
@@ -145,6 +148,16 @@ export function createSinoServices(
     signUp: options.accounts?.signUp ?? 'invitation',
     log,
     consoleSockets: realtime.console,
+    // Each request mails an address nobody signed in gave: counted as sign-ins are.
+    mailRequests: createLoginThrottle(
+      options.db,
+      countersOf(consoleMailRequests),
+      options.consoleMailRequests ?? {
+        maxFailuresPerEmail: 5,
+        maxFailuresPerAddress: 20,
+        blockMinutes: 60,
+      },
+    ),
   });
   const session = createSessionService({ identity, subscribers, tokens });
   const messages = createMessageService({

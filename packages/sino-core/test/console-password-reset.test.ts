@@ -304,6 +304,61 @@ describe('password reset', () => {
   });
 });
 
+describe('sign-ups and reset requests, each of which mails an address', () => {
+  let limited: SinoTestApp;
+  beforeAll(async () => {
+    limited = await createSinoTestApp({
+      accounts: { signUp: 'open' },
+      platformMail: { url: peer.url, from: 'Sino <no-reply@console.example.test>' },
+      delivery: { publicUrl: PUBLIC_URL },
+      consoleMailRequests: { maxFailuresPerEmail: 2, maxFailuresPerAddress: 4, blockMinutes: 60 },
+    });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+  const register = (email: string) =>
+    limited.api('POST', '/v1/auth/register', {
+      authorization: null,
+      body: { email, password: 'a long throttled password 9', firstName: 'Tess' },
+    });
+  const resetRequest = (email: string) =>
+    limited.api('POST', '/v1/auth/reset/request', { authorization: null, body: { email } });
+  const usersOf = async () => (await limited.db.select({ n: count() }).from(users))[0]!.n;
+
+  it('are limited per e-mail, then per client address (429 with Retry-After), sending and writing nothing past it', async () => {
+    const mails = peer.messages.length;
+    expect((await register('tess@example.com')).statusCode).toBe(201);
+    // The second for the address answers as usual; the third is refused before anything.
+    expect((await register('tess@example.com')).statusCode).toBe(409);
+    const people = await usersOf();
+    const third = await register('tess@example.com');
+    expect(third.statusCode).toBe(429);
+    expect(third.json().message).toBe(
+      'Too many sign-ups for this address or from this network: try again in 60 minutes',
+    );
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(3500);
+    // A reset request for it counts against the same e-mail.
+    expect((await resetRequest('tess@example.com')).statusCode).toBe(429);
+
+    // Other addresses from the same network: two more, then the network's limit.
+    expect((await register('uma@example.com')).statusCode).toBe(201);
+    expect((await resetRequest('uma@example.com')).statusCode).toBe(200);
+    const refused = await resetRequest('vera@example.com');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().message).toContain('Too many password reset requests');
+    expect((await register('wes@example.com')).statusCode).toBe(429);
+    expect(await usersOf()).toBe(people + 1);
+    // Tess's verification, Uma's verification and reset; nothing for the refused ones.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const mailedTo = (email: string) =>
+      peer.messages.slice(mails).filter((m) => m.to.includes(email)).length;
+    expect(['tess', 'uma', 'vera', 'wes'].map((n) => mailedTo(`${n}@example.com`))).toEqual([
+      1, 2, 0, 0,
+    ]);
+  });
+});
+
 describe('DELETE /v1/users/me', () => {
   it('answers 401 without credentials and for an API key', async () => {
     expect((await t.api('DELETE', '/v1/users/me', { authorization: null })).statusCode).toBe(401);

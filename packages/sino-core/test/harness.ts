@@ -340,6 +340,8 @@ export function clusterEnvOf(overrides: TestAppOptions): Record<string, string> 
     shutdownGraceMs,
     accounts,
     platformMail,
+    // The server's window is an hour: only the counts are settings.
+    consoleMailRequests,
     queuePollingIntervalMs: _polling, // the cluster's queue is BullMQ on Redis: no polling
     ...rest
   } = overrides;
@@ -388,6 +390,8 @@ export function clusterEnvOf(overrides: TestAppOptions): Record<string, string> 
   set('SINO_RATE_LIMIT_TRIGGERS', triggerPerSecond);
   set('SINO_RATE_LIMIT_GENERAL', generalPerSecond);
   set('SINO_SIGNUP', accounts?.signUp);
+  set('SINO_MAIL_REQUESTS_PER_EMAIL', consoleMailRequests?.maxFailuresPerEmail);
+  set('SINO_MAIL_REQUESTS_PER_ADDRESS', consoleMailRequests?.maxFailuresPerAddress);
   set('SINO_MAIL_URL', platformMail && !('send' in platformMail) ? platformMail.url : undefined);
   set('SINO_MAIL_FROM', platformMail && !('send' in platformMail) ? platformMail.from : undefined);
   return env;

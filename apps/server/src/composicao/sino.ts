@@ -72,6 +72,11 @@ export const sinoDaInstalacao = fp<OpcoesDoSino>(
       encryptionKey: segredos.cifra,
       previousEncryptionKeys: segredos.cifraAnteriores,
       accounts: { signUp: config.SINO_SIGNUP },
+      consoleMailRequests: {
+        maxFailuresPerEmail: config.SINO_MAIL_REQUESTS_PER_EMAIL,
+        maxFailuresPerAddress: config.SINO_MAIL_REQUESTS_PER_ADDRESS,
+        blockMinutes: 60,
+      },
       consoleSignIn: {
         publicUrl: config.SINO_PUBLIC_URL,
         ...(config.SINO_GITHUB_CLIENT_ID &&

@@ -190,6 +190,21 @@ export const consoleLoginAttempts = sino.table(
 );
 
 /**
+ * Requests that make Sino mail an address no one signed in gave (sign-up, password reset), per
+ * e-mail and per client address, as the sign-in counts its failures: digests, never in clear.
+ */
+export const consoleMailRequests = sino.table(
+  'console_mail_requests',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    windowEnd: timestamp('window_end', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('console_mail_requests_end').on(t.windowEnd)],
+);
+
+/**
  * What was done in an organization, by whom and when: sign-ins, API keys made, regenerated or
  * revoked, integration credentials changed, roles changed, invitations, promotions. Never a
  * secret: `details` holds names and ids only.

@@ -137,11 +137,11 @@ export const consolePeopleRoutes: FastifyPluginAsync<SinoContext> = async (app, 
           lastName: nameField().optional(),
           organizationName: nameField().optional(),
         }),
-        response: { 201: sessionWire, ...errors(400, 403, 409) },
+        response: { 201: sessionWire, ...errors(400, 403, 409, 429) },
       },
     },
     async (request, reply) => {
-      const signedIn = await people.register(request.body);
+      const signedIn = await people.register({ ...request.body, address: request.ip });
       reply.code(201);
       return signedInAnswer(request, reply, signedIn);
     },
@@ -171,11 +171,11 @@ export const consolePeopleRoutes: FastifyPluginAsync<SinoContext> = async (app, 
         summary:
           'Mails a password reset link to the address if it has an account; answers the same either way',
         body: z.object({ email: emailField() }),
-        response: { 200: successWire(), ...errors(400) },
+        response: { 200: successWire(), ...errors(400, 429) },
       },
     },
     async (request) => {
-      await people.requestPasswordReset(request.body.email);
+      await people.requestPasswordReset(request.body.email, request.ip);
       return { data: { success: true as const } };
     },
   );

@@ -1,4 +1,4 @@
-import { hashPassword } from '@locadora/login';
+import { hashPassword, type LoginThrottle } from '@locadora/login';
 import type { MemberRole } from '@sino/shared';
 import {
   badRequest,
@@ -64,6 +64,8 @@ export function createPeopleService(deps: {
   log: Log;
   /** Closes the live sockets of a person whose sessions ended. */
   consoleSockets?: Pick<ConsoleEvents, 'disconnect'> | undefined;
+  /** Sign-ups and reset requests per e-mail and client address (each may send a mail). */
+  mailRequests?: LoginThrottle | undefined;
   now?: () => Date;
 }) {
   const { people, accounts, audit, mail } = deps;
@@ -74,6 +76,17 @@ export function createPeopleService(deps: {
     consoleLink(deps.publicUrl ?? 'http://localhost:3000', page, token);
   const mailUnavailable = () =>
     new SinoError(503, 'This installation has no mail settings (SINO_MAIL_URL): ask its operator');
+
+  /** Counts a request that may mail `email`; 429 past the limits, whoever asks. */
+  async function throttleMail(email: string, address: string, what: string) {
+    const attempt = await deps.mailRequests?.reserve(email, address, now());
+    if (!attempt?.blocked) return;
+    const minutes = Math.ceil(attempt.waitSeconds / 60);
+    throw tooManyRequests(
+      `Too many ${what} for this address or from this network: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+      attempt.waitSeconds,
+    );
+  }
 
   /** Sends without waiting: an answer takes as long whether a mail went or not. */
   function sendLater(message: Parameters<PlatformMail['send']>[0], what: string) {
@@ -282,9 +295,13 @@ export function createPeopleService(deps: {
       firstName: string;
       lastName?: string | undefined;
       organizationName?: string | undefined;
+      /** The client's address, for the throttle. */
+      address: string;
     }): Promise<SignedIn> {
       if (deps.signUp !== 'open')
         throw forbidden('Sign-up is by invitation only on this installation');
+      // Before the password is hashed: a flood of sign-ups costs no argon2 time either.
+      await throttleMail(input.email, input.address, 'sign-ups');
       if (await accounts.userByEmail(input.email))
         throw conflict('An account with this address exists: sign in, or reset its password');
       const passwordHash = await hashPassword(input.password);
@@ -362,7 +379,8 @@ export function createPeopleService(deps: {
      * A reset link, mailed only to an existing account; the caller's answer is the same either
      * way (no account discovery), and the mail goes after it.
      */
-    async requestPasswordReset(email: string): Promise<void> {
+    async requestPasswordReset(email: string, address: string): Promise<void> {
+      await throttleMail(email, address, 'password reset requests');
       const user = await accounts.userByEmail(email);
       if (!user || !mail.configured) return;
       const token = newSecret();
