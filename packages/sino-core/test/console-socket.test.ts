@@ -263,8 +263,9 @@ describe('the console socket across nodes', () => {
   /** A node serving sockets, its fan-out on Redis under a prefix of this test's own. */
   const node = (prefix: string) => socketNode({ redisUrl: redis, redisPrefix: prefix });
 
-  it('reach a console on another node, from a socket node and from a process that holds none', async () => {
-    const prefix = `console-${process.pid}-${Date.now()}`;
+  /** Two socket nodes and a process holding none (a worker's emitter), on one fan-out. */
+  async function installation(name: string) {
+    const prefix = `${name}-${process.pid}-${Date.now()}`;
     const [first, second] = [await node(prefix), await node(prefix)];
     const publisher = createRealtimeEmitter({
       log: t.app.log,
@@ -272,6 +273,11 @@ describe('the console socket across nodes', () => {
       redisPrefix: prefix,
     });
     nodes.push(publisher);
+    return { first, second, publisher };
+  }
+
+  it('reach a console on another node, from a socket node and from a process that holds none', async () => {
+    const { first, second, publisher } = await installation('console');
     const watching = consoleSocket(second.base, { token });
     expect(await watching.outcome).toBe('connected');
     const environmentId = t.credentials.environmentId;
@@ -301,14 +307,7 @@ describe('the console socket across nodes', () => {
   });
 
   it("close a session's sockets on another node, from a socket node and from a process that holds none", async () => {
-    const prefix = `console-close-${process.pid}-${Date.now()}`;
-    const [first, second] = [await node(prefix), await node(prefix)];
-    const publisher = createRealtimeEmitter({
-      log: t.app.log,
-      redisUrl: redis,
-      redisPrefix: prefix,
-    });
-    nodes.push(publisher);
+    const { first, second, publisher } = await installation('console-close');
     for (const from of [first.gateway, publisher]) {
       const session = await signIn(t, PERSON, () => {});
       const { sessionId } = (await t.app.sino.accounts.socketSession(session.token))!;

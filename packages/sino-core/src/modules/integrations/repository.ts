@@ -26,6 +26,9 @@ const deliveryOrder = [
 export function createIntegrationRepository(db: Database) {
   const live = (environmentId: string) =>
     and(eq(integrations.environmentId, environmentId), isNull(integrations.deletedAt));
+  /** The channel's active integrations of the environment (sandbox ones among them). */
+  const activeOf = (environmentId: string, channel: Channel) =>
+    and(live(environmentId), eq(integrations.channel, channel), eq(integrations.active, true));
 
   return {
     /** The environment's integrations (deleted ones aside), by channel then delivery order. */
@@ -45,13 +48,7 @@ export function createIntegrationRepository(db: Database) {
       db
         .select()
         .from(integrations)
-        .where(
-          and(
-            live(environmentId),
-            eq(integrations.channel, channel),
-            eq(integrations.active, true),
-          ),
-        )
+        .where(activeOf(environmentId, channel))
         .orderBy(...deliveryOrder),
 
     async byId(environmentId: string, id: string): Promise<Integration | undefined> {
@@ -102,13 +99,7 @@ export function createIntegrationRepository(db: Database) {
       const rows = await db
         .select({ id: integrations.id, providerId: integrations.providerId })
         .from(integrations)
-        .where(
-          and(
-            live(environmentId),
-            eq(integrations.channel, channel),
-            eq(integrations.active, true),
-          ),
-        );
+        .where(activeOf(environmentId, channel));
       return rows.filter((r) => r.id !== except && !sandboxIds.includes(r.providerId)).length;
     },
 
@@ -175,13 +166,7 @@ export function createIntegrationRepository(db: Database) {
         const current = await tx
           .select({ id: integrations.id, providerId: integrations.providerId })
           .from(integrations)
-          .where(
-            and(
-              live(environmentId),
-              eq(integrations.channel, channel),
-              eq(integrations.active, true),
-            ),
-          )
+          .where(activeOf(environmentId, channel))
           .for('update');
         const ordered = new Set(
           current.filter((i) => !options.sandboxIds.includes(i.providerId)).map((i) => i.id),
