@@ -26,6 +26,23 @@ test('tenants: create, edit, override a workflow, delete', async ({ page, reques
   });
   expect(workflow.status(), await workflow.text()).toBe(201);
   const workflowId = ((await workflow.json()) as { data: { _id: string } }).data._id;
+  // A hundred newer ones: the workflows list pages newest first, and Invoice ready is on the
+  // second page, where the overrides must still reach it.
+  for (let batch = 0; batch < 10; batch++)
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const n = batch * 10 + i;
+        const made = await request.post('/v1/workflows', {
+          headers: bearer(org.adminToken),
+          data: {
+            name: `Filler ${n}`,
+            identifier: `filler-${n}`,
+            steps: [{ template: { type: 'in_app', content: 'Filler' } }],
+          },
+        });
+        expect(made.status(), await made.text()).toBe(201);
+      }),
+    );
 
   await page.goto('/console/tenants');
   await expect(page.getByRole('heading', { level: 1, name: 'Tenants' })).toBeVisible();

@@ -63,13 +63,20 @@ export function useTenant(identifier: string) {
   });
 }
 
-/** The environment's workflows (the first 100) and this tenant's overrides of them. */
+/** The environment's workflows, every page of them, and this tenant's overrides of them. */
 export function useOverrides(tenantId: string) {
   const { token } = useSignedIn();
   return useQuery({
     queryKey: ['tenant-overrides', token, tenantId],
     queryFn: async () => {
-      const workflows = await api<{ data: Workflow[] }>('/v1/workflows?page=0&limit=100');
+      const workflows: Workflow[] = [];
+      for (let page = 0; ; page++) {
+        const answer = await api<{ data: Workflow[]; totalCount: number }>(
+          `/v1/workflows?page=${page}&limit=100`,
+        );
+        workflows.push(...answer.data);
+        if (answer.data.length < 100 || workflows.length >= answer.totalCount) break;
+      }
       const overrides: Override[] = [];
       // The server pages the environment's overrides; this tenant's are among them.
       for (let page = 0; ; page++) {
@@ -79,7 +86,7 @@ export function useOverrides(tenantId: string) {
         overrides.push(...answer.data.filter((o) => o._tenantId === tenantId));
         if (!answer.hasMore) break;
       }
-      return { workflows: workflows.data, overrides };
+      return { workflows, overrides };
     },
   });
 }
