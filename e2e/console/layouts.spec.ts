@@ -11,7 +11,9 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function layouts(request: APIRequestContext, token: string) {
   const answer = await request.get('/v1/layouts?pageSize=100', { headers: bearer(token) });
-  return ((await answer.json()) as { data: { name: string; isDefault: boolean }[] }).data;
+  return (
+    (await answer.json()) as { data: { name: string; isDefault: boolean; content: string }[] }
+  ).data;
 }
 
 test('layouts: create, edit, preview, default and delete', async ({ page, request }) => {
@@ -29,7 +31,11 @@ test('layouts: create, edit, preview, default and delete', async ({ page, reques
   await expect(page.getByRole('heading', { level: 1, name: 'Create a layout' })).toBeVisible();
   await page.getByLabel('Name').fill('Marketing');
   await page.getByLabel('Identifier').fill('marketing');
+  // The preview follows the HTML as it is typed, before anything is saved.
+  const newPreview = page.frameLocator('iframe[title="Preview of the layout being created"]');
+  await expect(newPreview.getByText('This is where each e-mail’s own content goes.')).toBeVisible();
   await page.getByLabel('HTML content').fill('<div>No body here</div>');
+  await expect(newPreview.getByText('No body here')).toBeVisible();
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByText('Place each e-mail’s content with {{{body}}}')).toBeVisible();
   expect(await layouts(request, org.adminToken)).toHaveLength(before.length);
@@ -73,18 +79,23 @@ test('layouts: create, edit, preview, default and delete', async ({ page, reques
   await page.getByRole('link', { name: 'Marketing', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Marketing' })).toBeVisible();
 
-  // Edit: saved, and the preview follows.
+  // Edit: the preview follows the draft before it is saved; a draft the server cannot read is
+  // said there; then saved.
+  const preview = page.frameLocator('iframe[title="Preview of the layout Marketing"]');
   await page.getByLabel('Description').fill('For campaigns');
+  await page.getByLabel('HTML content').fill('<div>{{#if}}{{{body}}}</div>');
+  await expect(page.getByRole('alert').filter({ hasText: 'layout' })).toBeVisible();
   await page
     .getByLabel('HTML content')
     .fill('<div>{{{body}}}<footer>Unsubscribe any time</footer></div>');
+  await expect(preview.getByText('Unsubscribe any time')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect(
+    (await layouts(request, org.adminToken)).find((l) => l.name === 'Marketing')?.content,
+  ).toContain('footerText');
   await page.getByRole('button', { name: 'Save the layout' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'The layout was saved.' })).toBeVisible();
-  await expect(
-    page
-      .frameLocator('iframe[title="Preview of the layout Marketing"]')
-      .getByText('Unsubscribe any time'),
-  ).toBeVisible();
+  await expect(preview.getByText('Unsubscribe any time')).toBeVisible();
 
   // A server refusal: an identifier another layout has (when there is one), else the default
   // cannot be deleted.

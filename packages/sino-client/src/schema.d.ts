@@ -1152,6 +1152,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -1279,6 +1294,21 @@ export interface paths {
                 };
                 /** @description Default Response */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code?: "transaction_id_not_unique" | "workflow_not_found" | "internal_error";
+                            error: string;
+                            message: string | string[];
+                            statusCode: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2418,6 +2448,7 @@ export interface paths {
                         content: string;
                         /** @enum {string} */
                         contentType?: "customHtml" | "editor";
+                        layoutContent?: string;
                         layoutId?: string | null;
                         locale?: string;
                         payload?: {
@@ -4012,6 +4043,7 @@ export interface paths {
                         content: string;
                         /** @enum {string} */
                         contentType?: "customHtml" | "editor";
+                        layoutContent?: string;
                         layoutId?: string | null;
                         locale?: string;
                         payload?: {

@@ -198,6 +198,36 @@ describe('POST /v1/content-templates/preview/email', () => {
     });
   });
 
+  it("renders a layout's draft (beyond Novu): in place of the saved HTML, with its variable defaults, or a new one's with none", async () => {
+    const layoutId = (await t.api('GET', '/v1/layouts?search=preview-layout')).json().data[0]
+      ._id as string;
+    const preview = (body: Record<string, unknown>) =>
+      t.api('POST', '/v1/content-templates/preview/email', {
+        authorization: member,
+        body: { content: '<p>{{code}}</p>', subject: 'S', payload: { code: 'R-2' }, ...body },
+      });
+    const draft = await preview({
+      layoutId,
+      layoutContent: '<section data-draft>{{{body}}}<small>{{footer}}</small></section>',
+    });
+    expect(draft.statusCode, draft.body).toBe(201);
+    expect(draft.json().data).toMatchObject({
+      html: '<section data-draft><p>R-2</p><small>Locadora Centro</small></section>',
+      layoutId,
+    });
+    // A new layout's draft: no saved one, so no defaults.
+    const fresh = await preview({ layoutContent: '<div>{{{body}}}[{{footer}}]</div>' });
+    expect(fresh.statusCode, fresh.body).toBe(201);
+    expect(fresh.json().data).toMatchObject({ html: '<div><p>R-2</p>[]</div>', layoutId: null });
+    // A draft that does not parse is said, as a step's template is.
+    const broken = await preview({ layoutContent: '<div>{{#if}}{{{body}}}</div>' });
+    expect(broken.statusCode).toBe(400);
+    expect([broken.json().message].flat().join(' ')).toContain('layout');
+    // The saved layout is untouched.
+    const saved = await t.api('GET', `/v1/layouts/${layoutId}`);
+    expect(saved.json().data.content).toContain('data-layout="preview"');
+  });
+
   it('answers 404 for a layout that is not in the environment', async () => {
     const layoutId = newId();
     const r = await t.api('POST', '/v1/content-templates/preview/email', {

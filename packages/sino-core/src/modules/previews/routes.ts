@@ -28,6 +28,11 @@ const emailBody = z.object({
   preheader: template(2000).optional(),
   senderName: template(200).optional(),
   layoutId: z.string().max(64).nullish(),
+  /**
+   * Beyond Novu: a layout's HTML being edited, rendered in place of the saved one (with
+   * `layoutId`, that layout's variable defaults apply), so the console previews a draft.
+   */
+  layoutContent: template(500_000).optional(),
   payload,
   locale: z.string().max(35).optional(),
 });

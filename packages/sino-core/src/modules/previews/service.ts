@@ -78,18 +78,30 @@ export function createPreviewService(deps: { looks: Pick<EmailLooks, 'lookFor'> 
         preheader?: string | undefined;
         senderName?: string | undefined;
         layoutId?: string | undefined;
+        /** A layout's HTML being edited: rendered in place of the saved one's. */
+        layoutContent?: string | undefined;
         payload: SamplePayload;
       },
     ) {
-      const look = await deps.looks.lookFor({
+      const found = await deps.looks.lookFor({
         environmentId: scope.id,
         organizationId: scope.organizationId,
         layoutId: input.layoutId,
       });
       // The engine falls back to the default when a step's layout is gone; a preview asking
       // for one by id is told it is not there (Novu answers 404 too).
-      if (input.layoutId && look.layout?.id !== input.layoutId)
+      if (input.layoutId && found.layout?.id !== input.layoutId)
         throw notFound(`Layout with id ${input.layoutId} not found in this environment`);
+      // A draft: the named layout's variables with the new HTML, or a new layout's, with none.
+      const look =
+        input.layoutContent === undefined
+          ? found
+          : {
+              ...found,
+              layout: input.layoutId
+                ? { ...found.layout!, content: input.layoutContent }
+                : { id: null, content: input.layoutContent, variables: [] },
+            };
       const sample = sampleContext(input.payload);
       const context: TemplateContext = {
         ...sample,

@@ -1,11 +1,15 @@
-import { useForm } from 'react-hook-form';
+import { useEffect } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Field } from '../../../components/Field';
 import { TextAreaField } from '../../../components/TextAreaField';
 import { FormAlert, FormNotice } from '../../../components/FormAlert';
 import { layoutSchema, type LayoutValues } from '../lib/layouts';
 
-/** A layout's name, identifier, description and HTML; checked before sending, kept on a refusal. */
+/**
+ * A layout's name, identifier, description and HTML; checked before sending, kept on a
+ * refusal. The HTML as typed goes to `onContentChange` (the page's preview of the draft).
+ */
 export function LayoutForm({
   initial,
   submitLabel,
@@ -13,6 +17,7 @@ export function LayoutForm({
   error,
   notice,
   onSubmit,
+  onContentChange,
 }: {
   initial: LayoutValues;
   submitLabel: string;
@@ -20,11 +25,14 @@ export function LayoutForm({
   error: string | null | undefined;
   notice?: string | null;
   onSubmit: (values: LayoutValues) => void;
+  onContentChange: (content: string) => void;
 }) {
   const form = useForm<LayoutValues>({
     resolver: zodResolver(layoutSchema),
     defaultValues: initial,
   });
+  const content = useWatch({ control: form.control, name: 'content' });
+  useEffect(() => onContentChange(content), [content, onContentChange]);
   const errors = form.formState.errors;
   return (
     <form className="records-form" noValidate onSubmit={form.handleSubmit(onSubmit)}>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { z } from '../../../lib/forms';
 import { useSignedIn } from '../../../lib/session';
+import { useSettled } from '../../../lib/settled';
 
 // The layouts section's reads and rules (Novu 0.24's `/v1/layouts`), keyed by the session's token.
 
@@ -42,23 +43,30 @@ export function useLayout(id: string) {
 }
 
 /**
- * The server's rendering of an e-mail inside the saved layout (decision 054's preview): a
- * sample body in the layout's `{{{body}}}`, with the organization's branding.
+ * The server's rendering of an e-mail inside the layout's HTML as it is being edited (decision
+ * 054's preview, with a draft): a sample body in its `{{{body}}}`, the organization's branding,
+ * and the saved layout's variable defaults when there is one. Asked once the typing pauses.
  */
-export function usePreview(layout: Layout) {
+export function usePreview(draft: { layoutId?: string; content: string }) {
   const { token } = useSignedIn();
+  const content = useSettled(draft.content, 400);
   return useQuery({
-    queryKey: ['layout-preview', token, layout._id, layout.updatedAt],
-    queryFn: () =>
+    queryKey: ['layout-preview', token, draft.layoutId, content],
+    queryFn: ({ signal }) =>
       api<{ data: { html: string } }>('/v1/content-templates/preview/email', {
         method: 'POST',
         body: {
-          layoutId: layout._id,
+          ...(draft.layoutId && { layoutId: draft.layoutId }),
+          layoutContent: content,
           subject: 'A sample e-mail',
           content: '<p>This is where each e-mail’s own content goes.</p>',
           payload: {},
         },
+        signal,
       }).then((r) => r.data.html),
+    placeholderData: (previous) => previous,
+    retry: false,
+    staleTime: Infinity,
   });
 }
 

@@ -1,18 +1,17 @@
 import { DeleteRecordDialog } from '../../../components/DeleteRecordDialog';
 import { RecordHeader } from '../../../components/RecordHeader';
 import { QueryView } from '../../../components/QueryView';
-import { ErrorState, Loading } from '../../../components/States';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { useSignedIn } from '../../../lib/session';
 import { FormAlert } from '../../../components/FormAlert';
-import { SandboxedHtml } from '../../../components/SandboxedHtml';
 import { LayoutForm } from '../components/LayoutForm';
-import { layoutPath, useLayout, usePreview, type Layout, type LayoutValues } from '../lib/layouts';
+import { LayoutPreview } from '../components/LayoutPreview';
+import { layoutPath, useLayout, type Layout, type LayoutValues } from '../lib/layouts';
 
-/** A layout: its fields and HTML, the server's preview of it, default, deletion. */
+/** A layout: its fields and HTML, the server's preview of the HTML as typed, default, deletion. */
 export function LayoutDetail() {
   const id = useParams().layoutId!;
   const layout = useLayout(id);
@@ -49,6 +48,7 @@ function Loaded({ layout }: { layout: Layout }) {
   const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const [draft, setDraft] = useState(layout.content);
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['layout', token, layout._id] });
     void queryClient.invalidateQueries({ queryKey: ['layouts', token] });
@@ -119,6 +119,7 @@ function Loaded({ layout }: { layout: Layout }) {
             setNotice(null);
             save.mutate(values);
           }}
+          onContentChange={setDraft}
         />
       </section>
       <section className="card" aria-labelledby="variables-title">
@@ -143,27 +144,9 @@ function Loaded({ layout }: { layout: Layout }) {
           </ul>
         )}
       </section>
-      <Preview layout={layout} />
+      <LayoutPreview layoutId={layout._id} content={draft} name={layout.name} />
       {deleting && <DeleteLayout layout={layout} onClose={() => setDeleting(false)} />}
     </>
-  );
-}
-
-/** The saved layout as the server renders it (with a sample body), in the sandboxed frame. */
-function Preview({ layout }: { layout: Layout }) {
-  const preview = usePreview(layout);
-  return (
-    <section className="card" aria-labelledby="preview-title">
-      <h2 id="preview-title">Preview</h2>
-      <p className="muted">The saved layout around a sample e-mail, as the server renders it.</p>
-      {preview.isPending ? (
-        <Loading label="Rendering the preview…" />
-      ) : preview.isError ? (
-        <ErrorState message={preview.error.message} retry={() => void preview.refetch()} />
-      ) : (
-        <SandboxedHtml html={preview.data} title={`Preview of the layout ${layout.name}`} />
-      )}
-    </section>
   );
 }
 

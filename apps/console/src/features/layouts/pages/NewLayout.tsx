@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { useSignedIn } from '../../../lib/session';
 import { LayoutForm } from '../components/LayoutForm';
+import { LayoutPreview } from '../components/LayoutPreview';
 import { STARTER_HTML, type LayoutValues } from '../lib/layouts';
 
 /** A new layout, started from a small frame with {{{body}}} in place. */
@@ -10,6 +12,7 @@ export function NewLayout() {
   const { token } = useSignedIn();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const [draft, setDraft] = useState(STARTER_HTML);
   const create = useMutation({
     mutationFn: (values: LayoutValues) =>
       api<{ data: { _id: string } }>('/v1/layouts', {
@@ -43,8 +46,10 @@ export function NewLayout() {
           busy={create.isPending}
           error={create.error?.message}
           onSubmit={(values) => create.mutate(values)}
+          onContentChange={setDraft}
         />
       </div>
+      <LayoutPreview content={draft} name="being created" />
     </div>
   );
 }

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { useSignedIn } from '../../../lib/session';
+import { useSettled } from '../../../lib/settled';
 import { SandboxedHtml } from '../../../components/SandboxedHtml';
 import type { StepDraft } from '../lib/draft';
 import { HELPERS } from '../lib/helpers';
@@ -37,16 +37,6 @@ function requestOf(step: StepDraft, payload: Record<string, unknown>) {
     };
   if (step.type === 'push') return { ...base, title: step.title };
   return base;
-}
-
-/** Waits until the value stops changing for `ms` (one request per pause in the typing). */
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
 }
 
 /**

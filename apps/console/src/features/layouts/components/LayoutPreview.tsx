@@ -1,0 +1,45 @@
+import { ErrorState, Loading } from '../../../components/States';
+import { SandboxedHtml } from '../../../components/SandboxedHtml';
+import { usePreview } from '../lib/layouts';
+
+/**
+ * The layout's HTML as it is being edited, rendered by the server around a sample e-mail, in
+ * the sandboxed frame; it follows the typing, and a draft the server cannot render is said.
+ */
+export function LayoutPreview({
+  layoutId,
+  content,
+  name,
+}: {
+  layoutId?: string;
+  content: string;
+  name: string;
+}) {
+  const preview = usePreview({ ...(layoutId && { layoutId }), content });
+  return (
+    <section className="card" aria-labelledby="preview-title">
+      <h2 id="preview-title">
+        Preview{' '}
+        <span className="hint" role="status">
+          {preview.isFetching && !preview.isPending ? '(updating…)' : ''}
+        </span>
+      </h2>
+      <p className="muted">
+        The layout as you type it, around a sample e-mail, as the server renders it. Nothing is
+        saved until you save.
+      </p>
+      {preview.isPending ? (
+        <Loading label="Rendering the preview…" />
+      ) : (
+        <>
+          {preview.isError && (
+            <ErrorState message={preview.error.message} retry={() => void preview.refetch()} />
+          )}
+          {preview.data !== undefined && (
+            <SandboxedHtml html={preview.data} title={`Preview of the layout ${name}`} />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
