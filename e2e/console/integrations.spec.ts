@@ -377,6 +377,13 @@ test('integrations: the sandbox outbox shows what Novu Email sent, rendered in t
   );
   await expectAccessibleInBothThemes(page);
   await expectFitsAndPhotograph(page, 'integrations-outbox-mail');
+  // Back to the list and into the mail again: the frame made anew shows it (a frame mounted
+  // again in the same place once stayed blank).
+  await page.goBack();
+  await item.getByRole('link', { name: 'Sino test message' }).click();
+  await expect(page.frameLocator('iframe.sandboxed-html').locator('body')).toContainText(
+    'This is a test message from Sino',
+  );
 });
 
 test('integrations: a member sees the integrations without any control, and the API refuses her', async ({

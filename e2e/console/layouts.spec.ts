@@ -45,12 +45,15 @@ test('layouts: create, edit, preview, default and delete', async ({ page, reques
   await page
     .getByLabel('HTML content')
     .fill(
-      '<div style="border-top:4px solid #5b21b6">{{{body}}}<footer>{{footerText}}</footer></div>',
+      '<div style="border-top:4px solid #5b21b6">{{{body}}}<footer>{{footerText}}</footer>{{#each tags}}<i>{{this}}</i>{{/each}}</div>',
     );
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Marketing' })).toBeVisible();
-  // The server read the variable from the HTML; its preview is in the sandboxed frame.
-  await expect(page.getByRole('listitem').filter({ hasText: 'footerText' })).toBeVisible();
+  // The server read the variables from the HTML; its preview is in the sandboxed frame.
+  await expect(page.getByTestId('layout-variable')).toHaveText([
+    /footerText\s*String/,
+    /tags\s*Array/,
+  ]);
   const frame = page.getByTitle('Preview of the layout Marketing');
   await expect(frame).toHaveAttribute('sandbox', '');
   await expect(
@@ -58,6 +61,34 @@ test('layouts: create, edit, preview, default and delete', async ({ page, reques
       .frameLocator('iframe[title="Preview of the layout Marketing"]')
       .getByText('This is where each e-mail’s own content goes.'),
   ).toBeVisible();
+
+  // The variables' defaults: an Array's must be a JSON array (said, nothing saved); then saved,
+  // and the preview fills them in.
+  await page.getByLabel('Default of footerText').fill('Locadora Centro');
+  await page.getByLabel('Default of tags').fill('sale, new');
+  await page.getByRole('button', { name: 'Save the variables' }).click();
+  await expect(
+    page.getByText('Enter a JSON array, like ["a", "b"], or leave it empty'),
+  ).toBeVisible();
+  await expect(page.getByLabel('Default of tags')).toHaveAttribute('aria-invalid', 'true');
+  const stored = async () =>
+    (await layouts(request, org.adminToken)).find((l) => l.name === 'Marketing')!.variables;
+  expect((await stored()).map((v) => v.defaultValue)).toEqual([undefined, undefined]);
+  await page.getByLabel('Default of tags').fill('["sale", "new"]');
+  await page.getByRole('checkbox', { name: 'Required' }).first().check();
+  await page.getByRole('button', { name: 'Save the variables' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'The variables were saved.' }),
+  ).toBeVisible();
+  expect(await stored()).toEqual([
+    { name: 'footerText', type: 'String', required: true, defaultValue: 'Locadora Centro' },
+    { name: 'tags', type: 'Array', required: false, defaultValue: ['sale', 'new'] },
+  ]);
+  const marketingPreview = page.frameLocator('iframe[title="Preview of the layout Marketing"]');
+  await expect(marketingPreview.getByText('Locadora Centro')).toBeVisible();
+  await expect(marketingPreview.getByText('sale')).toBeVisible();
+  await expectAccessibleInBothThemes(page);
+  await expectFitsAndPhotograph(page, 'layouts-variables');
 
   // Searched from the list, by a part of the name in any case, in the address.
   await page.goto('/console/layouts');

@@ -1,4 +1,7 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+
+/** Frames made so far: each mount's frame gets a name no earlier one had. */
+let framesMade = 0;
 
 /**
  * HTML someone else wrote (a member's template, a rendered e-mail, a layout), shown in a frame
@@ -20,7 +23,11 @@ export function SandboxedHtml({
   /** In CSS pixels; the frame cannot be measured from outside (it has no shared origin). */
   height?: number;
 }) {
-  const name = `sandboxed-html-${useId()}`;
+  // A name of this mount's own: a frame unmounted and mounted again in the same place (an
+  // error shown meanwhile) gets the same useId, and Chromium then posts the form to the removed
+  // frame's name, leaving the new one blank.
+  const [made] = useState(() => ++framesMade);
+  const name = `sandboxed-html-${useId()}-${made}`;
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     // The hidden field holds `html` already: effects run after React has written the DOM.

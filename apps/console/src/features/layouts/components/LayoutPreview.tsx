@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { ErrorState, Loading } from '../../../components/States';
 import { SandboxedHtml } from '../../../components/SandboxedHtml';
 import { usePreview } from '../lib/layouts';
@@ -8,14 +9,21 @@ import { usePreview } from '../lib/layouts';
  */
 export function LayoutPreview({
   layoutId,
+  version,
   content,
   name,
 }: {
   layoutId?: string;
+  /** The saved layout's `updatedAt`: its variables' defaults may have changed. */
+  version?: string;
   content: string;
   name: string;
 }) {
-  const preview = usePreview({ ...(layoutId && { layoutId }), content });
+  const preview = usePreview({ ...(layoutId && { layoutId, version }), content });
+  // The last rendering stays in its frame while a draft does not render: the error is said
+  // above it, and the frame is not rebuilt each time.
+  const [shown, setShown] = useState<string>();
+  if (preview.data !== undefined && preview.data !== shown) setShown(preview.data);
   return (
     <section className="card" aria-labelledby="preview-title">
       <h2 id="preview-title">
@@ -28,17 +36,13 @@ export function LayoutPreview({
         The layout as you type it, around a sample e-mail, as the server renders it. Nothing is
         saved until you save.
       </p>
-      {preview.isPending ? (
-        <Loading label="Rendering the preview…" />
+      {preview.isError && (
+        <ErrorState message={preview.error.message} retry={() => void preview.refetch()} />
+      )}
+      {shown === undefined ? (
+        preview.isPending && <Loading label="Rendering the preview…" />
       ) : (
-        <>
-          {preview.isError && (
-            <ErrorState message={preview.error.message} retry={() => void preview.refetch()} />
-          )}
-          {preview.data !== undefined && (
-            <SandboxedHtml html={preview.data} title={`Preview of the layout ${name}`} />
-          )}
-        </>
+        <SandboxedHtml html={shown} title={`Preview of the layout ${name}`} />
       )}
     </section>
   );

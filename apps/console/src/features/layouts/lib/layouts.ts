@@ -47,11 +47,15 @@ export function useLayout(id: string) {
  * 054's preview, with a draft): a sample body in its `{{{body}}}`, the organization's branding,
  * and the saved layout's variable defaults when there is one. Asked once the typing pauses.
  */
-export function usePreview(draft: { layoutId?: string; content: string }) {
+export function usePreview(draft: {
+  layoutId?: string;
+  version?: string | undefined;
+  content: string;
+}) {
   const { token } = useSignedIn();
   const content = useSettled(draft.content, 400);
   return useQuery({
-    queryKey: ['layout-preview', token, draft.layoutId, content],
+    queryKey: ['layout-preview', token, draft.layoutId, draft.version, content],
     queryFn: ({ signal }) =>
       api<{ data: { html: string } }>('/v1/content-templates/preview/email', {
         method: 'POST',
@@ -92,6 +96,49 @@ export const layoutSchema = z.object({
   ),
 });
 export type LayoutValues = z.infer<typeof layoutSchema>;
+
+/** A variable's default as typed: text, "true"/"false", or a JSON array; empty for none. */
+export const variablesSchema = z.object({
+  variables: z.array(
+    z
+      .object({
+        name: z.string(),
+        type: z.string(),
+        required: z.boolean(),
+        defaultText: z.string(),
+      })
+      .check(
+        z.refine((v) => v.type !== 'Array' || defaultValueOf(v) !== INVALID, {
+          error: 'Enter a JSON array, like ["a", "b"], or leave it empty',
+          path: ['defaultText'],
+        }),
+      ),
+  ),
+});
+export type VariablesValues = z.infer<typeof variablesSchema>;
+
+const INVALID = Symbol('invalid');
+
+/** The default a variable's text stands for (undefined: none; INVALID: not an array). */
+export function defaultValueOf(v: { type: string; defaultText: string }) {
+  const text = v.defaultText;
+  if (text.trim() === '') return undefined;
+  if (v.type === 'Boolean') return text === 'true';
+  if (v.type !== 'Array') return text;
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : INVALID;
+  } catch {
+    return INVALID;
+  }
+}
+
+/** A saved default as the form shows it. */
+export function defaultTextOf(v: { type: string; defaultValue?: unknown }): string {
+  if (v.defaultValue === undefined || v.defaultValue === null) return '';
+  if (v.type === 'Array') return JSON.stringify(v.defaultValue);
+  return String(v.defaultValue);
+}
 
 export const STARTER_HTML = `<!doctype html>
 <html>

@@ -9,9 +9,13 @@ import { useSignedIn } from '../../../lib/session';
 import { FormAlert } from '../../../components/FormAlert';
 import { LayoutForm } from '../components/LayoutForm';
 import { LayoutPreview } from '../components/LayoutPreview';
+import { LayoutVariables } from '../components/LayoutVariables';
 import { layoutPath, useLayout, type Layout, type LayoutValues } from '../lib/layouts';
 
-/** A layout: its fields and HTML, the server's preview of the HTML as typed, default, deletion. */
+/**
+ * A layout: its fields and HTML, its variables' defaults, the server's preview of the HTML as
+ * typed, default, deletion.
+ */
 export function LayoutDetail() {
   const id = useParams().layoutId!;
   const layout = useLayout(id);
@@ -122,29 +126,13 @@ function Loaded({ layout }: { layout: Layout }) {
           onContentChange={setDraft}
         />
       </section>
-      <section className="card" aria-labelledby="variables-title">
-        <h2 id="variables-title">Variables</h2>
-        {layout.variables.length === 0 ? (
-          <p className="records-empty">
-            The HTML reads no variable. Write {'{{name}}'} in it to read one from the trigger's
-            payload.
-          </p>
-        ) : (
-          <ul className="records-list">
-            {layout.variables.map((v) => (
-              <li key={v.name}>
-                <code>{v.name}</code>
-                <span className="muted">
-                  {v.type}
-                  {v.required ? ', required' : ''}
-                  {v.defaultValue !== undefined && `, default ${JSON.stringify(v.defaultValue)}`}
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-      <LayoutPreview layoutId={layout._id} content={draft} name={layout.name} />
+      <LayoutVariables layout={layout} onSaved={refresh} />
+      <LayoutPreview
+        layoutId={layout._id}
+        version={layout.updatedAt}
+        content={draft}
+        name={layout.name}
+      />
       {deleting && <DeleteLayout layout={layout} onClose={() => setDeleting(false)} />}
     </>
   );
