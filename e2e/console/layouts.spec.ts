@@ -12,7 +12,14 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 async function layouts(request: APIRequestContext, token: string) {
   const answer = await request.get('/v1/layouts?pageSize=100', { headers: bearer(token) });
   return (
-    (await answer.json()) as { data: { name: string; isDefault: boolean; content: string }[] }
+    (await answer.json()) as {
+      data: {
+        name: string;
+        isDefault: boolean;
+        content: string;
+        variables: { name: string; type: string; required: boolean; defaultValue?: unknown }[];
+      }[];
+    }
   ).data;
 }
 
