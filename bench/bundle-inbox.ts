@@ -295,11 +295,11 @@ function pacoteDe(fonte: string, pasta: string) {
   return relative(raiz, fonte);
 }
 
-/** Minified bytes of the initial JavaScript per package and per file, from the source maps. */
-function decompor(medida: Medida, saida: string) {
+/** Minified bytes of these JavaScript files per package and per file, from the source maps. */
+function decompor(arquivosMedidos: { arquivo: string }[], saida: string) {
   const pasta = dirname(saida);
   const porFonte = new Map<string, string[]>();
-  for (const { arquivo } of medida.iniciais.filter((a) => a.arquivo.endsWith('.js'))) {
+  for (const { arquivo } of arquivosMedidos.filter((a) => a.arquivo.endsWith('.js'))) {
     const codigo = readFileSync(join(saida, arquivo), 'utf8').split('\n');
     const mapa = JSON.parse(readFileSync(join(saida, `${arquivo}.map`), 'utf8')) as {
       sources: string[];
@@ -342,15 +342,20 @@ function decompor(medida: Medida, saida: string) {
   return { pacotes, arquivos };
 }
 
-function imprimirDecomposicao(titulo: string, d: ReturnType<typeof decompor>, limite: number) {
+function imprimirDecomposicao(
+  titulo: string,
+  d: ReturnType<typeof decompor>,
+  limite: number,
+  oQue = 'initial JavaScript',
+) {
   const total = d.pacotes.reduce((s, p) => s + p.bruto, 0);
-  console.log(`\n${titulo}: initial JavaScript by package (minified KB; gzip of each alone)`);
+  console.log(`\n${titulo}: ${oQue} by package (minified KB; gzip of each alone)`);
   console.log('| package | raw KB | share | gzip alone KB |');
   console.log('|---|---|---|---|');
   for (const p of d.pacotes.slice(0, limite))
     console.log(`| ${p.nome} | ${kb(p.bruto)} | ${pct(p.bruto / total)} | ${kb(p.gzipSozinho)} |`);
   if (d.arquivos.length === 0) return;
-  console.log(`\n${titulo}: largest workspace files in the initial JavaScript`);
+  console.log(`\n${titulo}: largest workspace files in the ${oQue}`);
   console.log('| file | raw KB | gzip alone KB |');
   console.log('|---|---|---|');
   for (const a of d.arquivos.slice(0, limite))
@@ -457,10 +462,13 @@ try {
   );
 
   const decomposicoes = {
-    sino: decompor(sino, saidas.sino),
-    novu: decompor(novu, saidas.novu),
+    sino: decompor(sino.iniciais, saidas.sino),
+    sinoPainel: decompor(sino.painel.arquivos, saidas.sino),
+    novu: decompor(novu.iniciais, saidas.novu),
   };
   imprimirDecomposicao('Sino', decomposicoes.sino, 15);
+  // What the panel holds: where the "in all" share goes once the bell is opened.
+  imprimirDecomposicao('Sino', decomposicoes.sinoPainel, 15, 'popover panel');
   imprimirDecomposicao('Novu', decomposicoes.novu, 10);
 
   const veredito =
