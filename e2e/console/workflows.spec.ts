@@ -30,6 +30,7 @@ interface WorkflowRead {
       content: string;
       subject?: string;
       cta?: { data?: { url?: string }; action?: { buttons?: unknown[] } } | null;
+      actor?: { type: string; data: string | null } | null;
     };
   }[];
 }
@@ -92,6 +93,9 @@ test('workflows: a workflow with a digest and a filter is built in the editor an
   await editor.getByLabel('Message').fill('Your order {{orderId}} shipped');
   await editor.getByLabel('Open on click (optional)').fill('javascript:alert(1)');
   await editor.getByLabel('Primary button (optional)').fill('Track it');
+  // An image avatar needs an address the inbox may load; a system icon is chosen instead.
+  await editor.getByLabel('Avatar').selectOption({ label: 'An image' });
+  await editor.getByLabel('Image address').fill('logo.png');
 
   // The keyboard adds the digest: the type chosen with the arrows, Add step with Enter.
   await page.getByLabel('Step type').focus();
@@ -130,7 +134,14 @@ test('workflows: a workflow with a digest and a filter is built in the editor an
     editor.getByText('Start the link with /, https:// or a {{variable}}, without spaces'),
   ).toBeVisible();
   expect(await workflows(request, org.adminToken)).toEqual([]);
+  await expect(editor.getByText('Enter the image’s address, starting with https://')).toBeVisible();
   await editor.getByLabel('Open on click (optional)').fill('/orders/{{orderId}}');
+  await editor.getByLabel('Avatar').selectOption({ label: 'A system icon' });
+  await editor.getByLabel('Icon', { exact: true }).selectOption({ label: 'Success' });
+  await expect(editor.locator('.avatar-sample svg')).toBeVisible();
+  await expect(page.getByRole('button', { name: /1\. In-app.*needs attention/ })).toHaveCount(0);
+  await expectAccessibleInBothThemes(page);
+  await expectFitsAndPhotograph(page, 'workflows-editor-in-app');
   await page.getByRole('button', { name: /3\. Email/ }).click();
   // (axe runs on the editor once below, after the reload: the same controls, saved.)
   await expectFitsAndPhotograph(page, 'workflows-editor-new');
@@ -157,6 +168,7 @@ test('workflows: a workflow with a digest and a filter is built in the editor an
     data: { url: '/orders/{{orderId}}' },
     action: { buttons: [{ type: 'primary', content: 'Track it' }] },
   });
+  expect(saved!.steps[0]!.template.actor).toEqual({ type: 'system_icon', data: 'success' });
   expect(saved!.steps[1]!.metadata).toMatchObject({
     type: 'backoff',
     amount: 10,

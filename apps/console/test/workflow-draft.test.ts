@@ -161,6 +161,49 @@ describe('the workflow editor’s form model', () => {
     }
   });
 
+  it("edits an in-app message's avatar: none, the actor's picture, a system icon or an image", () => {
+    const draft = draftOf(saved);
+    const inApp = draft.steps[0]!;
+    // The saved step has no actor: none, and none is not written.
+    expect(inApp.avatar).toBe('none');
+    expect(workflowBody(draft).steps[0]!.template).not.toHaveProperty('actor');
+    inApp.avatar = 'system_icon';
+    inApp.avatarIcon = 'warning';
+    expect(workflowBody(draft).steps[0]!.template.actor).toEqual({
+      type: 'system_icon',
+      data: 'warning',
+    });
+    inApp.avatar = 'user';
+    expect(workflowBody(draft).steps[0]!.template.actor).toEqual({ type: 'user', data: null });
+    inApp.avatar = 'system_custom';
+    for (const bad of ['', 'logo.png', 'javascript:alert(1)', 'https://a b']) {
+      inApp.avatarUrl = bad;
+      const result = draftSchema.safeParse(draft);
+      expect(result.success, bad).toBe(false);
+      expect(result.error!.issues.map((i) => i.path.join('.'))).toEqual(['steps.0.avatarUrl']);
+    }
+    inApp.avatarUrl = ' https://cdn.example/logo.png ';
+    expect(draftSchema.safeParse(draft).success).toBe(true);
+    expect(workflowBody(draft).steps[0]!.template.actor).toEqual({
+      type: 'system_custom',
+      data: 'https://cdn.example/logo.png',
+    });
+    // Read back as saved.
+    const withIcon: Workflow = structuredClone(saved);
+    Object.assign(withIcon.steps[0]!.template, { actor: { type: 'system_icon', data: 'up' } });
+    expect(draftOf(withIcon).steps[0]).toMatchObject({ avatar: 'system_icon', avatarIcon: 'up' });
+    // A saved "none" goes back as it was; a saved actor set to none goes.
+    const withNone: Workflow = structuredClone(saved);
+    Object.assign(withNone.steps[0]!.template, { actor: { type: 'none', data: null } });
+    expect(workflowBody(draftOf(withNone)).steps[0]!.template.actor).toEqual({
+      type: 'none',
+      data: null,
+    });
+    const iconDraft = draftOf(withIcon);
+    iconDraft.steps[0]!.avatar = 'none';
+    expect(workflowBody(iconDraft).steps[0]!.template).not.toHaveProperty('actor');
+  });
+
   it('edits a delay: for a time, or until the date at a payload path', () => {
     const draft = draftOf(saved);
     const delay = draft.steps[1]!;

@@ -4,8 +4,18 @@ import { Field } from '../../../components/Field';
 import { Labelled } from '../../../components/Labelled';
 import { type WorkflowDraft } from '../lib/draft';
 import { STEP_LABELS, TIME_UNITS, WEEK_DAYS, type Layout } from '../lib/types';
+import { SYSTEM_ICON_NAMES, SystemIcon, type SystemIconName } from '@sino/react';
 import { FilterEditor } from './FilterEditor';
 import { TemplatePreview } from './TemplatePreview';
+
+const ICON_LABELS: Record<SystemIconName, string> = {
+  info: 'Information',
+  success: 'Success',
+  warning: 'Warning',
+  error: 'Error',
+  up: 'Up (an update)',
+  question: 'Question',
+};
 
 const UNIT_LABELS: Record<(typeof TIME_UNITS)[number], string> = {
   seconds: 'Seconds',
@@ -58,7 +68,8 @@ export function StepEditor({
   const {
     register,
     control,
-    formState: { errors },
+    trigger,
+    formState: { errors, isSubmitted },
   } = useFormContext<WorkflowDraft>();
   const step = useWatch({ control, name: `steps.${index}` });
   const e = errors.steps?.[index];
@@ -248,6 +259,52 @@ export function StepEditor({
             error={e?.secondaryButton}
             {...register(`${p}.secondaryButton`)}
           />
+          <Labelled label="Avatar" hint="Shown beside the message in the inbox.">
+            {(props) => (
+              <select
+                {...props}
+                {...register(`${p}.avatar`, {
+                  // The image's address is checked again once the avatar is no longer one
+                  // (after a first save, as every field is): its error would stay otherwise.
+                  onChange: () => {
+                    if (isSubmitted) void trigger(`${p}.avatarUrl`);
+                  },
+                })}
+              >
+                <option value="none">None</option>
+                <option value="user">The trigger’s actor (their picture)</option>
+                <option value="system_icon">A system icon</option>
+                <option value="system_custom">An image</option>
+              </select>
+            )}
+          </Labelled>
+          {step.avatar === 'system_icon' && (
+            <Labelled label="Icon">
+              {(props) => (
+                <span className="avatar-choice">
+                  <select {...props} {...register(`${p}.avatarIcon`)}>
+                    {SYSTEM_ICON_NAMES.map((name) => (
+                      <option key={name} value={name}>
+                        {ICON_LABELS[name]}
+                      </option>
+                    ))}
+                  </select>
+                  <span className={`avatar-sample avatar-sample--${step.avatarIcon}`} aria-hidden>
+                    <SystemIcon name={step.avatarIcon} />
+                  </span>
+                </span>
+              )}
+            </Labelled>
+          )}
+          {step.avatar === 'system_custom' && (
+            <Field
+              label="Image address"
+              placeholder="https://example.com/logo.png"
+              autoComplete="off"
+              error={e?.avatarUrl}
+              {...register(`${p}.avatarUrl`)}
+            />
+          )}
         </div>
       )}
 

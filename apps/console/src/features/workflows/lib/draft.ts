@@ -1,3 +1,4 @@
+import { SYSTEM_ICON_NAMES, type SystemIconName } from '@sino/react';
 import { z } from '../../../lib/forms';
 import type { TIME_UNITS } from './types';
 import {
@@ -82,6 +83,13 @@ export interface StepDraft {
   redirectUrl: string;
   primaryButton: string;
   secondaryButton: string;
+  /**
+   * An in-app message's avatar (Novu's `actor`): none, the trigger's actor's picture, one of
+   * the inbox's system icons, or an image.
+   */
+  avatar: AvatarKind;
+  avatarIcon: SystemIconName;
+  avatarUrl: string;
   /** A timed digest's days of the week (none: every day) and of the month ("1, 15"). */
   weekDays: WeekDay[];
   monthDays: string;
@@ -190,6 +198,9 @@ export function newStep(type: StepType): StepDraft {
     redirectUrl: '',
     primaryButton: '',
     secondaryButton: '',
+    avatar: 'none',
+    avatarIcon: 'info',
+    avatarUrl: '',
     filterJoin: 'AND',
     conditions: [],
     kept: '{}',
@@ -236,7 +247,8 @@ function keptOf(step: StepAnswer): Kept {
   const template: Record<string, unknown> = {};
   // The CTA's link and buttons are edited; what else it holds (a button's result text) is kept.
   if (t.cta) template.cta = t.cta;
-  if (t.actor) template.actor = t.actor;
+  // A saved "no avatar" is sent back as it was; any other actor is edited.
+  if ((t.actor as Actor | null | undefined)?.type === 'none') template.actor = t.actor;
   if (t._feedId) template.feedId = t._feedId;
   // A timed digest's ordinals; its time and days are edited.
   const {
@@ -281,6 +293,7 @@ function stepOf(step: StepAnswer): StepDraft {
     weekDays: timed.weekDays ?? [],
     monthDays: (timed.monthDays ?? []).join(', '),
     ...ctaFieldsOf((t as { cta?: Cta | null }).cta),
+    ...avatarFieldsOf((t as { actor?: Actor | null }).actor),
     filterJoin: filter?.value ?? 'AND',
     conditions: (filter?.children ?? []).map(conditionOf),
     kept: JSON.stringify(keptOf(step)),
@@ -371,6 +384,32 @@ function ctaOf(s: StepDraft, saved: Cta | undefined): Cta | null {
   };
 }
 
+export type AvatarKind = 'none' | 'user' | 'system_icon' | 'system_custom';
+interface Actor {
+  type: AvatarKind;
+  data?: string | null;
+}
+
+function avatarFieldsOf(actor: Actor | null | undefined) {
+  const icon = SYSTEM_ICON_NAMES.find((name) => name === actor?.data);
+  return {
+    avatar: actor?.type ?? 'none',
+    avatarIcon: icon ?? 'info',
+    avatarUrl: actor?.type === 'system_custom' ? (actor.data ?? '') : '',
+  };
+}
+
+/** The step's `actor` from the editor's fields; undefined for none (a saved none is kept). */
+function actorOf(s: StepDraft): Actor | undefined {
+  if (s.avatar === 'system_icon') return { type: 'system_icon', data: s.avatarIcon };
+  if (s.avatar === 'system_custom') return { type: 'system_custom', data: s.avatarUrl.trim() };
+  if (s.avatar === 'user') return { type: 'user', data: null };
+  return undefined;
+}
+
+/** An image an inbox may load: an absolute https:// or http:// URL. */
+const IMAGE_URL = /^https?:\/\/\S+$/i;
+
 /** A link the inbox may open: a path, http(s), or one starting with a {{variable}}. */
 const CLICK_LINK = /^(\/(?!\/)|https?:\/\/|\{\{)\S*$/i;
 
@@ -411,7 +450,11 @@ function stepBody(s: StepDraft) {
     };
   }
   Object.assign(template, { ...kept.template, ...template });
-  if (s.type === 'in_app') template.cta = ctaOf(s, kept.template?.cta as Cta | undefined);
+  if (s.type === 'in_app') {
+    template.cta = ctaOf(s, kept.template?.cta as Cta | undefined);
+    const actor = actorOf(s);
+    if (actor) template.actor = actor;
+  }
   const built =
     s.conditions.length === 0
       ? []
@@ -512,6 +555,11 @@ const step = z.custom<StepDraft>().check(
     if (s.redirectUrl.length > 2000) add(['redirectUrl'], 'Use at most 2000 characters');
     for (const key of ['primaryButton', 'secondaryButton'] as const)
       if (s[key].length > 200) add([key], 'Use at most 200 characters');
+    if (s.type === 'in_app' && s.avatar === 'system_custom') {
+      if (!IMAGE_URL.test(s.avatarUrl.trim()))
+        add(['avatarUrl'], 'Enter the image’s address, starting with https://');
+      else if (s.avatarUrl.length > 2000) add(['avatarUrl'], 'Use at most 2000 characters');
+    }
     if (s.type === 'digest' && s.digestType === 'timed' && !monthDaysOf(s.monthDays))
       add(['monthDays'], 'Enter days of the month from 1 to 31, separated by commas');
     if (s.conditions.length > 50) add(['conditions'], 'Use at most 50 conditions');
