@@ -375,6 +375,26 @@ describe('PUT /v1/integrations/failover-order', () => {
       ['order-b', false, false],
     ]);
   });
+
+  it('tries one switched back on right after the primary, as Novu does, not at its old place', async () => {
+    const switchC = (active: boolean) =>
+      t.api('PUT', `/v1/integrations/${ids.c}`, { ...as(), body: { active } });
+    // c last, then off, then the others ordered without it.
+    await switchC(true);
+    await put({ channel: 'email', integrationIds: [ids.a, ids.b, ids.c] });
+    await switchC(false);
+    await put({ channel: 'email', integrationIds: [ids.a, ids.b] });
+    // On again: 2nd, right after the primary (its old priority would have put it last).
+    await switchC(true);
+    expect(await emailOrder()).toEqual([
+      ['order-a', true, true],
+      ['order-c', false, false],
+      ['order-b', false, false],
+    ]);
+    await t.api('PUT', `/v1/integrations/${ids.b}`, { ...as(), body: { active: false } });
+    const [row] = await t.db.select().from(integrations).where(eq(integrations.id, ids.b));
+    expect(row).toMatchObject({ active: false, primary: false, priority: 0 });
+  });
 });
 
 describe('secrets', () => {

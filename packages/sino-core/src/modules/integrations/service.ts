@@ -229,6 +229,12 @@ export function createIntegrationService(deps: {
       }
       if (input.active !== undefined && input.active !== current.active) {
         changes.active = input.active;
+        // Novu's rule: switched on, it is tried right after the primary; switched off, it
+        // leaves the sequence (priority 0), so an old place never comes back with it.
+        if (ORDERED.includes(current.channel))
+          changes.priority = input.active
+            ? (await repo.topPriority(scope.id, current.channel, id)) + 1
+            : 0;
         if (!input.active) changes.primary = false;
         else if (
           (current.channel === 'email' || current.channel === 'sms') &&
