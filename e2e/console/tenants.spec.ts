@@ -89,6 +89,9 @@ test('tenants: create, edit, override a workflow, delete', async ({ page, reques
   await expect(page.getByLabel('Name')).toHaveValue('Acme again');
   await expectFitsAndPhotograph(page, 'tenants-list');
   await page.getByRole('link', { name: 'Acme', exact: true }).click();
+  // The list's create form has a Name field too: wait for the tenant's page before typing.
+  await expect(page.getByRole('heading', { level: 1, name: 'Acme' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save the tenant' })).toBeVisible();
 
   // Edit name and data.
   await page.getByLabel('Name').fill('Acme Inc.');
