@@ -192,15 +192,19 @@ test('subscribers: credentials, feed, preferences, a server refusal and deletion
   const preference = page.getByTestId('preference-row').filter({ hasText: workflow });
   await preference.getByLabel('In-app').uncheck();
   await expect(preference.getByLabel('In-app')).not.toBeChecked();
-  const prefs = await request.get(`/v1/subscribers/${id}/preferences`, {
-    headers: bearer(org.adminToken),
-  });
-  const mine = (
-    (await prefs.json()) as {
-      data: { template: { name: string }; preference: { channels: { in_app: boolean } } }[];
-    }
-  ).data.find((p) => p.template.name === workflow);
-  expect(mine?.preference.channels.in_app).toBe(false);
+  // The box turns at once; the server's copy once the request lands.
+  const inAppStored = async () => {
+    const prefs = await request.get(`/v1/subscribers/${id}/preferences`, {
+      headers: bearer(org.adminToken),
+    });
+    const mine = (
+      (await prefs.json()) as {
+        data: { template: { name: string }; preference: { channels: { in_app: boolean } } }[];
+      }
+    ).data.find((p) => p.template.name === workflow);
+    return mine?.preference.channels.in_app;
+  };
+  await expect.poll(inAppStored).toBe(false);
   await expectAccessibleInBothThemes(page);
   await expectFitsAndPhotograph(page, 'subscribers-detail');
 
